@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: Apache-2.0
+# Helpers to declare Verilated models, Catch2 test executables and benchmarks.
+
+# Verilator flags shared by every model: full lint, fast X handling, assertions on.
+set(TONIC_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3
+    -Wno-fatal)  # lint proper is `make lint` (-Wall, fatal); models must still build
+set(TONIC_VERILATOR_OPT_FAST -O2)
+
+# tonic_add_model(<name> TOP <module> SOURCES <files...> [PARAMS <P=V>...])
+# Builds static library <name> holding the Verilated model class V<name>.
+function(tonic_add_model NAME)
+  cmake_parse_arguments(M "" "TOP" "SOURCES;PARAMS" ${ARGN})
+  if(NOT M_TOP OR NOT M_SOURCES)
+    message(FATAL_ERROR "tonic_add_model(${NAME}): TOP and SOURCES are required")
+  endif()
+  set(gparams)
+  foreach(p ${M_PARAMS})
+    list(APPEND gparams -G${p})
+  endforeach()
+  add_library(${NAME} STATIC)
+  verilate(${NAME}
+    PREFIX V${NAME}
+    TOP_MODULE ${M_TOP}
+    SOURCES ${M_SOURCES}
+    INCLUDE_DIRS ${TONIC_RTL_DIR}/common
+    OPT_FAST ${TONIC_VERILATOR_OPT_FAST}
+    VERILATOR_ARGS ${TONIC_VERILATOR_ARGS} ${gparams})
+  set_property(GLOBAL APPEND PROPERTY TONIC_MODELS ${NAME})
+endfunction()
+
+# Warnings on for our testbench code; Verilator's runtime headers are
+# treated as system headers so they do not trip -Wextra.
+function(tonic_testbench_flags EXE)
+  target_compile_options(${EXE} PRIVATE ${TONIC_CXX_WARNINGS})
+  target_include_directories(${EXE} SYSTEM PRIVATE ${VERILATOR_ROOT}/include
+                             ${VERILATOR_ROOT}/include/vltstd)
+endfunction()
+
+# tonic_add_test(<exe> LABEL <block> SOURCES <cpp...> MODELS <models...>)
+# A Catch2 executable whose test cases are registered with CTest, labelled
+# <block> so `ctest -L <block>` runs one block.
+function(tonic_add_test EXE)
+  cmake_parse_arguments(T "" "LABEL;TIMEOUT" "SOURCES;MODELS" ${ARGN})
+  add_executable(${EXE} ${T_SOURCES} $<TARGET_OBJECTS:tonic_catch_main>)
+  target_link_libraries(${EXE} PRIVATE Catch2::Catch2 tonic_tb ${T_MODELS})
+  tonic_testbench_flags(${EXE})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 600)
+  endif()
+  catch_discover_tests(${EXE} PROPERTIES LABELS "${T_LABEL}" TIMEOUT ${T_TIMEOUT})
+endfunction()
+
+# tonic_add_bench(<exe> SOURCES <cpp...> MODELS <models...>)
+# A benchmark executable (run by scripts/bench.sh, never by ctest).
+function(tonic_add_bench EXE)
+  cmake_parse_arguments(B "" "" "SOURCES;MODELS" ${ARGN})
+  add_executable(${EXE} ${B_SOURCES})
+  target_link_libraries(${EXE} PRIVATE tonic_tb CLI11::CLI11 ${B_MODELS})
+  tonic_testbench_flags(${EXE})
+  set_property(GLOBAL APPEND PROPERTY TONIC_BENCHES ${EXE})
+endfunction()
+
+# tonic_models_from_manifest(<json>)
+# Reads rtl/manifest/<block>.json — the one list of tops, sources and
+# parameter sets shared with `make lint` and `make synth-estimate` — and
+# declares one Verilated model per config (unless the config has
+# "model": false, e.g. a synthesis-only size).
+function(tonic_models_from_manifest FILE)
+  file(READ ${FILE} doc)
+  string(JSON n LENGTH "${doc}" configs)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${doc}" configs ${i} name)
+    string(JSON top GET "${doc}" configs ${i} top)
+    string(JSON want ERROR_VARIABLE err GET "${doc}" configs ${i} model)
+    if(NOT err AND NOT want)
+      continue()
+    endif()
+    string(JSON ns LENGTH "${doc}" configs ${i} sources)
+    math(EXPR slast "${ns} - 1")
+    set(srcs)
+    foreach(s RANGE ${slast})
+      string(JSON src GET "${doc}" configs ${i} sources ${s})
+      list(APPEND srcs ${CMAKE_SOURCE_DIR}/${src})
+    endforeach()
+    set(params)
+    string(JSON np ERROR_VARIABLE err LENGTH "${doc}" configs ${i} params)
+    if(NOT err AND np GREATER 0)
+      math(EXPR plast "${np} - 1")
+      foreach(p RANGE ${plast})
+        string(JSON key MEMBER "${doc}" configs ${i} params ${p})
+        string(JSON val GET "${doc}" configs ${i} params ${key})
+        list(APPEND params "${key}=${val}")
+      endforeach()
+    endif()
+    tonic_add_model(${name} TOP ${top} SOURCES ${srcs} PARAMS ${params})
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILE})
+endfunction()

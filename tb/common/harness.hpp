@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Harness: owns one Verilated model, its VerilatedContext and its clock.
+//
+// Cycle protocol used by every testbench:
+//   1. drive inputs for this cycle (h.dut().x = ...);
+//   2. h.eval()   — settle combinational outputs with the clock low;
+//   3. sample outputs; a stream transfers this cycle iff valid && ready;
+//   4. h.tick()   — rising edge then falling edge; cycle() advances by one.
+// The model must have inputs `clk_i` and `rst_i` (synchronous, active high).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <verilated.h>
+
+namespace tonic {
+
+template <class Model>
+class Harness {
+ public:
+  explicit Harness(const char* name = "top")
+      : ctx_(std::make_unique<VerilatedContext>()),
+        dut_(std::make_unique<Model>(ctx_.get(), name)) {
+    dut_->clk_i = 0;
+    dut_->rst_i = 1;
+    dut_->eval();
+  }
+  ~Harness() { dut_->final(); }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  Model& dut() { return *dut_; }
+  Model* operator->() { return dut_.get(); }
+  uint64_t cycle() const { return cycle_; }
+
+  /// Settle combinational logic with the clock low.
+  void eval() { dut_->eval(); }
+
+  /// One full clock cycle: rising edge, then falling edge.
+  void tick() {
+    dut_->clk_i = 1;
+    dut_->eval();
+    ctx_->timeInc(1);
+    dut_->clk_i = 0;
+    dut_->eval();
+    ctx_->timeInc(1);
+    ++cycle_;
+  }
+
+  /// Holds rst_i high for `cycles` clock cycles, then releases it.
+  void reset(int cycles = 4) {
+    dut_->rst_i = 1;
+    for (int i = 0; i < cycles; ++i) tick();
+    dut_->rst_i = 0;
+    dut_->eval();
+  }
+
+ private:
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> dut_;
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace tonic
