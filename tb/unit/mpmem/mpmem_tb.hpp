@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: Apache-2.0
+// Test bench for tonic_mpmem: geometry of each Verilated config, packed-port
+// access, a driver that checks every read against MpmemRef, and the random
+// traffic generator shared by the stress tests and the benchmark.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "Vmpmem_2w2r_1024x64_lvt.h"
+#include "Vmpmem_2w2r_1024x64.h"
+#include "Vmpmem_3w3r_1536x40_lvt.h"
+#include "Vmpmem_3w3r_1536x40.h"
+#include "Vmpmem_4w4r_1024x64_lvt.h"
+#include "Vmpmem_4w4r_1024x64.h"
+#include "Vmpmem_4w4r_4096x72_lvt.h"
+#include "Vmpmem_4w4r_4096x72.h"
+#include "common/harness.hpp"
+#include "common/ref/mpmem_ref.hpp"
+#include "common/rng.hpp"
+
+namespace tonic {
+
+/// Geometry of each config; must match rtl/manifest/mpmem.json.
+template <class Model>
+struct MpmemCfg;
+
+#define TONIC_MPMEM_CFG(MODEL, NAME, P, Q, DEPTH, WIDTH)                                \
+  template <>                                                                           \
+  struct MpmemCfg<MODEL> {                                                              \
+    static constexpr const char* name = NAME;                                           \
+    static constexpr unsigned write_ports = P, read_ports = Q, depth = DEPTH, width = WIDTH; \
+  };
+TONIC_MPMEM_CFG(Vmpmem_2w2r_1024x64, "mpmem_2w2r_1024x64", 2, 2, 1024, 64)
+TONIC_MPMEM_CFG(Vmpmem_4w4r_1024x64, "mpmem_4w4r_1024x64", 4, 4, 1024, 64)
+TONIC_MPMEM_CFG(Vmpmem_4w4r_4096x72, "mpmem_4w4r_4096x72", 4, 4, 4096, 72)
+TONIC_MPMEM_CFG(Vmpmem_3w3r_1536x40, "mpmem_3w3r_1536x40", 3, 3, 1536, 40)
+TONIC_MPMEM_CFG(Vmpmem_2w2r_1024x64_lvt, "mpmem_2w2r_1024x64_lvt", 2, 2, 1024, 64)
+TONIC_MPMEM_CFG(Vmpmem_4w4r_1024x64_lvt, "mpmem_4w4r_1024x64_lvt", 4, 4, 1024, 64)
+TONIC_MPMEM_CFG(Vmpmem_4w4r_4096x72_lvt, "mpmem_4w4r_4096x72_lvt", 4, 4, 4096, 72)
+TONIC_MPMEM_CFG(Vmpmem_3w3r_1536x40_lvt, "mpmem_3w3r_1536x40_lvt", 3, 3, 1536, 40)
+#undef TONIC_MPMEM_CFG
+
+// ---------------------------------------------------------------------------
+// Bit fields of packed ports. Verilator holds a packed port in an integer
+// (<= 64 bits) or a VlWide (array of 32-bit words); field i of a
+// [N-1:0][W-1:0] port is bits [i*W +: W].
+namespace mpmem_detail {
+
+inline void put_bits(uint32_t* dst, unsigned lsb, unsigned width, const uint64_t* src) {
+  unsigned done = 0;
+  while (done < width) {
+    const unsigned pos = lsb + done;
+    const unsigned off = pos % 32;
+    const unsigned n = std::min({32u - off, width - done, 64u - done % 64});
+    const uint64_t chunk = (src[done / 64] >> (done % 64)) & ((uint64_t{1} << n) - 1);
+    const uint32_t mask = static_cast<uint32_t>(((uint64_t{1} << n) - 1) << off);
+    dst[pos / 32] = (dst[pos / 32] & ~mask) | (static_cast<uint32_t>(chunk << off) & mask);
+    done += n;
+  }
+}
+
+inline void get_bits(const uint32_t* src, unsigned lsb, unsigned width, uint64_t* dst) {
+  for (unsigned i = 0; i < (width + 63) / 64; ++i) dst[i] = 0;
+  unsigned done = 0;
+  while (done < width) {
+    const unsigned pos = lsb + done;
+    const unsigned off = pos % 32;
+    const unsigned n = std::min({32u - off, width - done, 64u - done % 64});
+    const uint64_t chunk = (src[pos / 32] >> off) & ((uint64_t{1} << n) - 1);
+    dst[done / 64] |= chunk << (done % 64);
+    done += n;
+  }
+}
+
+template <class T>
+void set_field(T& sig, unsigned lsb, unsigned width, const uint64_t* src) {
+  if constexpr (std::is_integral_v<T>) {
+    const uint64_t v = sig;
+    uint32_t w[2] = {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
+    put_bits(w, lsb, width, src);
+    sig = static_cast<T>(w[0] | (static_cast<uint64_t>(w[1]) << 32));
+  } else {
+    put_bits(sig.data(), lsb, width, src);
+  }
+}
+
+template <class T>
+void get_field(const T& sig, unsigned lsb, unsigned width, uint64_t* dst) {
+  if constexpr (std::is_integral_v<T>) {
+    const uint64_t v = sig;
+    const uint32_t w[2] = {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
+    get_bits(w, lsb, width, dst);
+  } else {
+    get_bits(sig.data(), lsb, width, dst);
+  }
+}
+
+}  // namespace mpmem_detail
+
+// ---------------------------------------------------------------------------
+/// Drives one tonic_mpmem model and checks every completed read against
+/// MpmemRef. Per cycle: stage ports with write()/read(), then cycle()
+/// drives them, clocks DUT and reference, and compares the read results
+/// (rd_valid_o always; rd_data_o whenever the word is defined).
+template <class Model>
+class MpmemTb {
+ public:
+  using Cfg = MpmemCfg<Model>;
+  static constexpr unsigned P = Cfg::write_ports;
+  static constexpr unsigned Q = Cfg::read_ports;
+  static constexpr unsigned Depth = Cfg::depth;
+  static constexpr unsigned Width = Cfg::width;
+  static constexpr unsigned Words = (Width + 63) / 64;
+  static constexpr unsigned AddrW = [] {
+    unsigned w = 0;
+    while ((1u << w) < Depth) ++w;
+    return w;
+  }();
+  using Word = std::array<uint64_t, Words>;
+
+  MpmemTb() : ref_(P, Q, Depth, Width) {
+    h_.reset();
+    ref_.reset();
+    clear_staged();
+  }
+
+  Harness<Model>& harness() { return h_; }
+  MpmemRef& ref() { return ref_; }
+  uint64_t cycles() const { return h_.cycle(); }
+  uint64_t errors() const { return errors_; }
+  uint64_t checked() const { return checked_; }
+  const std::string& first_error() const { return first_error_; }
+
+  /// A word with every bit above Width cleared.
+  static Word mask(Word w) {
+    if (Width % 64) w[Words - 1] &= (uint64_t{1} << (Width % 64)) - 1;
+    return w;
+  }
+  static Word word(uint64_t lo) {
+    Word w{};
+    for (unsigned i = 0; i < Words; ++i) w[i] = lo * (0x9e3779b97f4a7c15ull + 2 * i) + i;
+    w[0] = lo;
+    return mask(w);
+  }
+  static Word random_word(Rng& rng) {
+    Word w;
+    for (auto& x : w) x = rng.bits64();
+    return mask(w);
+  }
+  static std::string hex(const Word& w) {
+    std::string s;
+    for (unsigned i = Words; i-- > 0;) s += fmt::format("{:016x}", w[i]);
+    return s;
+  }
+
+  /// Stages write port p for the next cycle().
+  void write(unsigned p, uint32_t addr, const Word& data) {
+    wr_en_[p] = 1;
+    wr_addr_[p] = addr;
+    wr_data_[p] = data;
+  }
+  /// Stages read port r for the next cycle().
+  void read(unsigned r, uint32_t addr) {
+    rd_en_[r] = 1;
+    rd_addr_[r] = addr;
+  }
+  /// Sets the address/data pins of idle ports (to check enables gate them).
+  void idle_pins(unsigned p_or_r, bool is_write, uint32_t addr, const Word& data) {
+    if (is_write) {
+      wr_addr_[p_or_r] = addr;
+      wr_data_[p_or_r] = data;
+    } else {
+      rd_addr_[p_or_r] = addr;
+    }
+  }
+
+  /// One clock cycle with the staged ports; then checks the reads of this
+  /// cycle (now on the outputs) against the reference. Clears the stage.
+  void cycle() {
+    Model& d = h_.dut();
+    uint64_t wr_en = 0, rd_en = 0;
+    for (unsigned p = 0; p < P; ++p) {
+      wr_en |= static_cast<uint64_t>(wr_en_[p]) << p;
+      const uint64_t a = wr_addr_[p];
+      mpmem_detail::set_field(d.wr_addr_i, p * AddrW, AddrW, &a);
+      mpmem_detail::set_field(d.wr_data_i, p * Width, Width, wr_data_[p].data());
+      ref_.set_write(p, wr_en_[p], wr_addr_[p], wr_data_[p].data());
+    }
+    for (unsigned r = 0; r < Q; ++r) {
+      rd_en |= static_cast<uint64_t>(rd_en_[r]) << r;
+      const uint64_t a = rd_addr_[r];
+      mpmem_detail::set_field(d.rd_addr_i, r * AddrW, AddrW, &a);
+      ref_.set_read(r, rd_en_[r], rd_addr_[r]);
+    }
+    d.wr_en_i = static_cast<std::remove_reference_t<decltype(d.wr_en_i)>>(wr_en);
+    d.rd_en_i = static_cast<std::remove_reference_t<decltype(d.rd_en_i)>>(rd_en);
+    h_.eval();
+    ref_.clock();
+    h_.tick();
+    check();
+    clear_staged();
+  }
+
+  /// Idle cycles (all enables low).
+  void idle(unsigned n = 1) {
+    for (unsigned i = 0; i < n; ++i) cycle();
+  }
+
+  /// Read results of the last cycle() as the DUT shows them now.
+  bool valid(unsigned r) { return (static_cast<uint64_t>(h_.dut().rd_valid_o) >> r) & 1; }
+  Word data(unsigned r) {
+    Word w{};
+    mpmem_detail::get_field(h_.dut().rd_data_o, r * Width, Width, w.data());
+    return w;
+  }
+
+  /// Synchronous reset of DUT and reference (contents are kept).
+  void reset() {
+    clear_staged();
+    h_.reset(2);
+    ref_.reset();
+  }
+
+  /// Writes every address once (port p takes addresses p, p+P, ...), so
+  /// every later read is defined. Word of address a: word(a ^ salt).
+  void fill(uint64_t salt) {
+    for (uint32_t base = 0; base < Depth; base += P) {
+      for (unsigned p = 0; p < P && base + p < Depth; ++p) write(p, base + p, word((base + p) ^ salt));
+      cycle();
+    }
+  }
+
+ private:
+  void clear_staged() {
+    wr_en_.fill(0);
+    rd_en_.fill(0);
+  }
+
+  void check() {
+    for (unsigned r = 0; r < Q; ++r) {
+      const bool v = valid(r);
+      if (v != ref_.rd_valid(r)) {
+        fail(fmt::format("cycle {}: rd_valid_o[{}] = {}, expected {}", h_.cycle(), r, v, ref_.rd_valid(r)));
+        continue;
+      }
+      if (!ref_.rd_defined(r)) continue;
+      ++checked_;
+      const Word got = data(r);
+      if (!std::equal(got.begin(), got.end(), ref_.rd_data(r))) {
+        Word exp;
+        std::copy(ref_.rd_data(r), ref_.rd_data(r) + Words, exp.begin());
+        fail(fmt::format("cycle {}: read port {} addr {}: got {}, expected {}", h_.cycle(), r,
+                         ref_.rd_addr(r), hex(got), hex(exp)));
+      }
+    }
+  }
+  void fail(std::string msg) {
+    if (errors_++ == 0) first_error_ = std::move(msg);
+  }
+
+  Harness<Model> h_;
+  MpmemRef ref_;
+  std::array<uint8_t, P> wr_en_{};
+  std::array<uint32_t, P> wr_addr_{};
+  std::array<Word, P> wr_data_{};
+  std::array<uint8_t, Q> rd_en_{};
+  std::array<uint32_t, Q> rd_addr_{};
+  uint64_t errors_ = 0, checked_ = 0;
+  std::string first_error_;
+};
+
+// ---------------------------------------------------------------------------
+/// Random traffic knobs; run_random() redraws them every `phase` cycles
+/// when `vary` is set.
+struct MpmemTraffic {
+  double wr_p = 0.7;        // probability a write port is enabled
+  double rd_p = 0.7;        // probability a read port is enabled
+  double hot_p = 0.8;       // probability an address comes from the hot set
+  unsigned hot_size = 4;    // addresses in the hot set
+  bool vary = true;         // redraw the knobs per phase
+  unsigned phase = 1000;    // cycles per phase
+};
+
+/// Runs `cycles` random cycles (after fill()), checking every read.
+template <class Model>
+void run_random(MpmemTb<Model>& tb, Rng& rng, uint64_t cycles, MpmemTraffic t) {
+  using Tb = MpmemTb<Model>;
+  std::vector<uint32_t> hot;
+  auto redraw_hot = [&] {
+    hot.clear();
+    for (unsigned i = 0; i < t.hot_size; ++i) {
+      const uint64_t pick = rng.below(8);
+      // Bias towards the ends of the address range.
+      hot.push_back(pick == 0 ? 0u : pick == 1 ? Tb::Depth - 1 : static_cast<uint32_t>(rng.below(Tb::Depth)));
+    }
+  };
+  redraw_hot();
+  static constexpr double kProb[] = {0.0, 0.1, 0.5, 0.9, 1.0};
+  static constexpr unsigned kHot[] = {1, 2, 3, 4, 8, 32};
+  for (uint64_t c = 0; c < cycles; ++c) {
+    if (t.vary && c % t.phase == 0) {
+      t.wr_p = kProb[1 + rng.below(4)];
+      t.rd_p = kProb[1 + rng.below(4)];
+      t.hot_p = kProb[rng.below(5)];
+      t.hot_size = kHot[rng.below(6)];
+      redraw_hot();
+    }
+    auto addr = [&] {
+      return rng.chance(t.hot_p) ? hot[rng.below(hot.size())] : static_cast<uint32_t>(rng.below(Tb::Depth));
+    };
+    for (unsigned p = 0; p < Tb::P; ++p) {
+      const uint32_t a = addr();
+      const auto w = Tb::random_word(rng);
+      if (rng.chance(t.wr_p)) tb.write(p, a, w);
+      else tb.idle_pins(p, true, a, w);
+    }
+    for (unsigned r = 0; r < Tb::Q; ++r) {
+      const uint32_t a = addr();
+      if (rng.chance(t.rd_p)) tb.read(r, a);
+      else tb.idle_pins(r, false, a, {});
+    }
+    tb.cycle();
+  }
+}
+
+}  // namespace tonic
