@@ -97,8 +97,15 @@ module tonic_flow_fifo #(
 
   typedef logic [IdWidth-1:0] id_t;
 
+  // Membership bits (reset), kept as Rows rows of RowW bits: id = {row, column}.
+  // 32-bit rows: one C++ word each in the Verilated model (with 64-bit rows
+  // the model builds wide temporaries; measured 7x slower at FlowCount 4096).
+  localparam int unsigned ColBits = (IdWidth > 5) ? 5 : IdWidth - 1;  // id bits selecting the column
+  localparam int unsigned RowW    = 1 << ColBits;            // bits per row
+  localparam int unsigned Rows    = FlowCount / RowW;        // rows
+  logic [RowW-1:0] present_q [Rows];
+
   // Control state (reset).
-  logic [FlowCount-1:0]  present_q, present_d;    // membership bit per id
   logic [WritePorts-1:0] s1_acc_q, s1_acc_d;      // stage 2: port's id is accepted
   logic [IdWidth-1:0]    tail_q, tail_d;          // next position to write
   logic [IdWidth-1:0]    head_q, head_d;          // next position to read from the banks
@@ -124,7 +131,7 @@ module tonic_flow_fifo #(
   for (genvar k = 0; k < WritePorts; k++) begin : g_port
     logic                  hit, fwd, popped, dup;
     logic [WritePorts-1:0] fwd_match, dup_match;
-    assign hit = present_q[ins_id_i[k]];
+    assign hit = present_q[ins_id_i[k][IdWidth-1:ColBits]][ins_id_i[k][ColBits-1:0]];
     for (genvar j = 0; j < WritePorts; j++) begin : g_cmp
       assign fwd_match[j] = s1_acc_q[j] && (s1_id_q[j] == ins_id_i[k]);
       if (j < k) begin : g_lower
@@ -154,15 +161,22 @@ module tonic_flow_fifo #(
     end
   end
 
-  // Membership: clear the popped id, set the accepted ones (never the same id).
-  always_comb begin
-    present_d = present_q;
-    if (pop) begin
-      present_d[out_id_o] = 1'b0;
-    end
-    for (int unsigned k = 0; k < WritePorts; k++) begin
-      if (s1_acc_q[k]) begin
-        present_d[s1_id_q[k]] = 1'b1;
+  // Membership: clear the popped id, set the accepted ones (never the same
+  // id). Indexed single-bit writes into an array of RowW-bit rows: in the
+  // C++ that Verilator emits these are K + 1 word updates per cycle, and
+  // synthesis builds a row decoder per port (each bit's next value is a
+  // function of its row/column matches: about 2-3 LUT6 per bit).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      present_q <= '{default: '0};
+    end else begin
+      if (pop) begin
+        present_q[out_id_o[IdWidth-1:ColBits]][out_id_o[ColBits-1:0]] <= 1'b0;
+      end
+      for (int unsigned k = 0; k < WritePorts; k++) begin
+        if (s1_acc_q[k]) begin
+          present_q[s1_id_q[k][IdWidth-1:ColBits]][s1_id_q[k][ColBits-1:0]] <= 1'b1;
+        end
       end
     end
   end
@@ -248,7 +262,6 @@ module tonic_flow_fifo #(
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      present_q  <= '0;
       s1_acc_q   <= '0;
       tail_q     <= '0;
       head_q     <= '0;
@@ -256,7 +269,6 @@ module tonic_flow_fifo #(
       slot_cnt_q <= '0;
       count_q    <= '0;
     end else begin
-      present_q  <= present_d;
       s1_acc_q   <= s1_acc_d;
       tail_q     <= tail_d;
       head_q     <= head_d;

@@ -134,7 +134,7 @@ module tonic_mpmem #(
     logic [WritePorts-1:0][SelW-1:0] lvt_wdata;
     logic [ReadPorts-1:0][SelW-1:0]  lvt_rdata;
     // Per read port: the LVT entry, registered alongside the bank reads.
-    logic [SelW-1:0]  sel_q [ReadPorts];
+    logic [SelW-1:0]  sel_d [ReadPorts], sel_q [ReadPorts];
     logic [Width-1:0] bank_rdata [WritePorts][ReadPorts];
 
     always_comb begin
@@ -159,12 +159,14 @@ module tonic_mpmem #(
     );
 
     // Read-old like the banks: lvt_rdata is the table before this edge.
-    always_ff @(posedge clk_i) begin
+    always_comb begin
       for (int unsigned r = 0; r < ReadPorts; r++) begin
-        if (rd_en_i[r]) begin
-          sel_q[r] <= lvt_rdata[r];
-        end
+        sel_d[r] = rd_en_i[r] ? lvt_rdata[r] : sel_q[r];
       end
+    end
+
+    always_ff @(posedge clk_i) begin
+      sel_q <= sel_d;
     end
 
     for (genvar p = 0; p < WritePorts; p++) begin : g_wr
@@ -210,7 +212,7 @@ module tonic_mpmem #(
 
       // Bank read by each side's read port this cycle, and registered.
       logic [1:0][BankW-1:0] x;
-      logic [BankW-1:0]      x_q [2];
+      logic [BankW-1:0]      x_d [2], x_q [2];
       logic [HasRdB:0][AddrW-1:0] lvt_raddr;
       logic [HasRdB:0][BankW-1:0] lvt_rdata;
       // Bank each write port is steered to this cycle (the LVT's new value).
@@ -316,12 +318,17 @@ module tonic_mpmem #(
       end
 
       // Registered bank choice, then one Banks:1 mux per read port.
-      always_ff @(posedge clk_i) begin
+      always_comb begin
         for (int unsigned s = 0; s < 2; s++) begin
+          x_d[s] = x_q[s];
           if ((s == 0 || HasRdB) && rd_en_i[(2 * g + s) % ReadPorts]) begin
-            x_q[s] <= x[s];
+            x_d[s] = x[s];
           end
         end
+      end
+
+      always_ff @(posedge clk_i) begin
+        x_q <= x_d;
       end
 
       assign rd_data_o[2*g] = bk_rdata[x_q[0]][0];

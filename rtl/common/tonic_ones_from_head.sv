@@ -9,12 +9,12 @@
 //
 // Method: the run ends at the first zero at or after the head, so
 // count_o = (z - head_i) mod W, where z is tonic_ffs_after_head of ~bits_i
-// (appendix C pre-masking, two head-free priority trees), and count_o = W
+// (appendix C pre-masking, head-free priority trees), and count_o = W
 // when ~bits_i has no set bit. Purely combinational.
 `default_nettype none
 
 module tonic_ones_from_head #(
-  /// Ring size in bits; a power of two, 4..1024.
+  /// Ring size in bits; a power of two, 8..1024.
   parameter int unsigned W = 256,
   /// Index width (do not override).
   localparam int unsigned IdxW = $clog2(W),
@@ -25,8 +25,8 @@ module tonic_ones_from_head #(
   input  wire logic [IdxW-1:0] head_i,   // window start
   output logic [CntW-1:0]      count_o   // consecutive ones from head_i, 0..W
 );
-  if (W < 4 || W > 1024 || (W & (W - 1)) != 0) begin : g_check
-    $fatal(1, "tonic_ones_from_head: W must be a power of two in 4..1024");
+  if (W < 8 || W > 1024 || (W & (W - 1)) != 0) begin : g_check
+    $fatal(1, "tonic_ones_from_head: W must be a power of two in 8..1024");
   end
 
   logic            zero_found;  // some bit of bits_i is clear

@@ -32,9 +32,9 @@ w="${BASH_REMATCH[2]}"
 c=rtl/common
 case "$kind" in
   ffs)  gate=tonic_ffs_after_head
-        srcs="$c/tonic_ffs_tree.sv $c/tonic_ffs_after_head.sv" ;;
+        srcs="$c/tonic_prio_tree.sv $c/tonic_ffs_after_head.sv" ;;
   ones) gate=tonic_ones_from_head
-        srcs="$c/tonic_ffs_tree.sv $c/tonic_ffs_after_head.sv $c/tonic_ones_from_head.sv" ;;
+        srcs="$c/tonic_prio_tree.sv $c/tonic_ffs_after_head.sv $c/tonic_ones_from_head.sv" ;;
   popcount) gate=tonic_popcount_range_gate
         srcs="$c/tonic_popcount_range.sv synth/prove/tonic_popcount_range_gate.sv" ;;
 esac

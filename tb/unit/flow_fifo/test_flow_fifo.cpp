@@ -315,7 +315,7 @@ TEMPLATE_TEST_CASE("flow_fifo: random traffic with back-pressure matches the ref
   Rng rng(tonic_seed_);
   FlowFifoTb<TestType> tb;
   FlowTraffic traffic(rng, tb.flows(), tb.ports());
-  const uint64_t cycles = 150000;
+  const uint64_t cycles = 400000;
   uint64_t next_segment = 0;
   std::vector<FlowInsert>& ins = tb.staged();
   for (uint64_t c = 0; c < cycles && tb.errors() == 0; ++c) {
