@@ -2,7 +2,8 @@
 // bench.mjs — `make bench`: Verilator simulation speed of every model and
 // its build time.
 //
-// 1. Configures build/bench (Release) and builds, one at a time and timed,
+// 1. Configures build/bench (Release), builds the shared runtime, then
+//    builds, one at a time and timed (after removing its outputs),
 //    each Verilated model of rtl/manifest/*.json (verilate + C++ compile,
 //    `cmake --build -j 2`): that wall time is the model's `build_s`.
 // 2. Builds and runs every benchmark executable (tonic_add_bench) with
@@ -34,14 +35,46 @@ function sh(cmd, argv, quiet = true) {
 }
 
 sh('cmake', ['-S', '.', '-B', BUILD, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release']);
-// Shared objects first so model timings measure the model alone.
-sh('cmake', ['--build', BUILD, '--target', 'tonic_catch_main', '-j', '2']);
+// Shared objects first (the Verilator runtime, the Catch2 main) so model
+// timings measure the model alone.
+sh('cmake', ['--build', BUILD, '--target', 'tonic_verilated_rt', 'tonic_catch_main', '-j', '2']);
+
+// Removes one model's build outputs (Verilator's C++, objects, library) so
+// the next build of that target redoes exactly that work. Kept: the
+// verilate() bookkeeping (V<name>_copy.cmake, verilator_args.txt), which
+// CMake reads at configure time; removing it would re-run CMake, and with
+// it Verilator for every model. (`ninja -t clean <target>` also removes
+// order-only dependencies such as the shared runtime.)
+function removeModelOutputs(name) {
+  const keep = new Set([`V${name}_copy.cmake`, 'verilator_args.txt']);
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (!e.isDirectory()) continue;
+      if (e.name === `${name}.dir` && path.basename(dir) === 'CMakeFiles') found.push(full);
+      else walk(full);
+    }
+  };
+  walk(path.join(BUILD, 'tb'));
+  for (const dir of found) {
+    const purge = (d) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const full = path.join(d, e.name);
+        if (e.isDirectory()) purge(full);
+        else if (!keep.has(e.name)) fs.rmSync(full);
+      }
+    };
+    purge(dir);
+    fs.rmSync(path.join(dir, '..', '..', `lib${name}.a`), { force: true });
+  }
+}
 
 const models = loadConfigs().filter((c) => c.model !== false && (!filter || c.name.includes(filter)));
 const buildS = {};
 if (!args.includes('--no-build-times')) {
   for (const c of models) {
-    sh('cmake', ['--build', BUILD, '--target', 'clean']);
+    removeModelOutputs(c.name);
     const t0 = process.hrtime.bigint();
     sh('cmake', ['--build', BUILD, '--target', c.name, '-j', '2']);
     buildS[c.name] = Math.round(Number(process.hrtime.bigint() - t0) / 1e8) / 10;

@@ -25,11 +25,20 @@ const jobs = Number(opt('--jobs', '2'));
 
 function yosysScript(c) {
   const params = Object.entries(c.params).map(([k, v]) => ` -G ${k}=${v}`).join('');
+  const incs = c.include_dirs.map((d) => ` -I ${d}`).join('');
   return [
-    `read_slang -j 1 ${c.sources.join(' ')} --top ${c.top}${params}`,
+    `read_slang -j 1${incs} ${c.sources.join(' ')} --top ${c.top}${params}`,
     `synth_xilinx -family xcup -top ${c.top} -flatten -noiopad`,
     'tee -q -o out/stat.txt stat',
-    'write_json out/net.json',
+    // The netlist for scripts/levels.mjs: cells and connections only, without
+    // the unused Xilinx cell library (17 MB of JSON on its own), unused
+    // internal wires and src/hdlname attributes. It goes to stdout: YoWASP's
+    // in-memory file system writes large files very slowly (a 23k-LUT
+    // netlist did not finish in 20 minutes); stdout streams to the host.
+    'opt_clean -purge',
+    'setattr -unset src -unset hdlname',
+    `hierarchy -top ${c.top} -purge_lib`,
+    'write_json',
   ].join('; ');
 }
 
@@ -37,20 +46,35 @@ function run(c) {
   const outDir = path.join(ROOT, 'build', 'synth', c.name);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  const log = fs.openSync(path.join(outDir, 'yosys.log'), 'w');
+  // Yosys' log goes to out/yosys.log (-q -l), the netlist to stdout.
+  const raw = fs.openSync(path.join(outDir, 'stdout.txt'), 'w');
+  const err = fs.openSync(path.join(outDir, 'stderr.txt'), 'w');
   const t0 = Date.now();
   return new Promise((resolve) => {
+    // Mount rtl/ plus the top-level folders of other sources and include dirs.
+    const mounts = [...new Set(['rtl', ...[...c.sources, ...c.include_dirs].map((f) => f.split('/')[0])])];
     const p = spawn(path.join(ROOT, 'scripts', 'yosys'),
-      ['--mount', 'rtl', '--out', outDir, '--', '-p', yosysScript(c)],
-      { cwd: ROOT, stdio: ['ignore', log, log] });
+      [...mounts.flatMap((m) => ['--mount', m]), '--out', outDir, '--', '-q', '-l', 'out/yosys.log', '-p', yosysScript(c)],
+      { cwd: ROOT, stdio: ['ignore', raw, err] });
     p.on('close', (code) => {
-      fs.closeSync(log);
+      fs.closeSync(raw);
+      fs.closeSync(err);
       const synthS = (Date.now() - t0) / 1000;
       if (code !== 0) {
-        resolve({ error: `yosys exit ${code}, see build/synth/${c.name}/yosys.log` });
+        resolve({ error: `yosys exit ${code}, see build/synth/${c.name}/yosys.log and stderr.txt` });
         return;
       }
-      const netlist = JSON.parse(fs.readFileSync(path.join(outDir, 'net.json'), 'utf8'));
+      // stdout: warnings (with -q), then the JSON document from a line "{".
+      const text = fs.readFileSync(path.join(outDir, 'stdout.txt'), 'utf8');
+      const m = /^(?:\x1b\[[0-9;]*m)*\{$/m.exec(text);  // a line "{", maybe after colour codes
+      const start = m ? m.index + m[0].length - 1 : -1;
+      if (start < 0) {
+        resolve({ error: `no netlist on Yosys' stdout, see build/synth/${c.name}/stdout.txt` });
+        return;
+      }
+      fs.writeFileSync(path.join(outDir, 'net.json'), text.slice(start));
+      fs.rmSync(path.join(outDir, 'stdout.txt'));
+      const netlist = JSON.parse(text.slice(start));
       const r = analyze(netlist, c.top);
       fs.writeFileSync(path.join(outDir, 'levels.json'), JSON.stringify(r, null, 2) + '\n');
       delete r.path;

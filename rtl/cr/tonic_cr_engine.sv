@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_cr_engine: credit engine, window-credit scheme.
+//
+// Holds up to RingN segment addresses per flow, produced by the DD engine
+// ahead of transmission, and releases one address per cycle to the DMA
+// pipeline, round robin between flows that have one (DESIGN.md 2.1 steps
+// 5-9). With window credit the DD engine already enforces the window, so a
+// flow is ready to transmit iff its ring is not empty. The rate and token
+// schemes add a credit check in the transmit stage (next issue).
+//
+// Semantics:
+//   - enq_valid_i && enq_init_i: flow enq_flow_i is (re)initialised with
+//     an empty ring (the DD engine sends this when a flow is added; the
+//     flow must be idle, with no address outstanding). Initialisation
+//     goes through the enqueue port so the tail pointers keep one writer.
+//   - enq_valid_i && !enq_init_i: append {enq_idx_i, enq_rtx_i, enq_len_i}
+//     to flow enq_flow_i's ring. No ready: the DD engine never has more
+//     than RingN addresses of a flow outstanding. An enqueue to a full ring
+//     is dropped and flagged (enq_drop_o pulses); nothing else changes.
+//   - seg_*: one address per cycle, per flow in enqueue order, between
+//     flows round robin (a flow with more queued goes to the back after
+//     each address). When no other flow is waiting, the last flow served
+//     is served again at once, so one flow alone gets every cycle.
+//   - txn_valid_o/txn_flow_o: one cycle after an address leaves (seg_valid_o
+//     && seg_ready_i), the DD engine is told (transmit notify; it decrements
+//     the flow's outstanding count). No ready.
+//   - Latency: an address enqueued in cycle t to an empty ring of an idle
+//     engine leaves in cycle t + 4 at the earliest (ready-set insert 2, ring
+//     read 1, output register 1).
+//
+// Structure: `head`/`tail` per flow (one writer each: transmit / enqueue;
+// count = tail - head, mod 2 RingN) in plain arrays (LUTRAM); the rings in
+// one 1W1R block RAM addressed {flow, slot}; the ready set is a
+// tonic_flow_fifo with 2 insert ports (enqueue into an empty ring, transmit
+// of a flow with more queued). The transmit stage fires only when the
+// output queue has room for the block-RAM read it starts, so back-pressure
+// never loses an address.
+`default_nettype none
+
+module tonic_cr_engine #(
+  /// Number of flows; ids 0..FlowCount-1. A power of two >= 4.
+  parameter int unsigned FlowCount = 1024,
+  /// Ring entries per flow (N); a power of two in 2..256.
+  parameter int unsigned RingN = 16,
+  /// Width of a segment's length field.
+  parameter int unsigned LenW = 16,
+  /// Flow id width (do not override).
+  localparam int unsigned IdW = $clog2(FlowCount)
+) (
+  input  wire logic            clk_i,
+  input  wire logic            rst_i,        // synchronous, active high
+  // Enqueue from the DD engine (no ready).
+  input  wire logic            enq_valid_i,
+  input  wire logic            enq_init_i,   // initialise the flow's ring instead
+  input  wire logic [IdW-1:0]  enq_flow_i,
+  input  wire logic [31:0]     enq_idx_i,    // segment index
+  input  wire logic            enq_rtx_i,    // retransmission
+  input  wire logic [LenW-1:0] enq_len_i,    // bytes
+  // Segment addresses to the DMA pipeline.
+  output logic                 seg_valid_o,
+  input  wire logic            seg_ready_i,
+  output logic      [IdW-1:0]  seg_flow_o,
+  output logic      [31:0]     seg_idx_o,
+  output logic                 seg_rtx_o,
+  output logic      [LenW-1:0] seg_len_o,
+  // Transmit notify to the DD engine (no ready).
+  output logic                 txn_valid_o,
+  output logic      [IdW-1:0]  txn_flow_o,
+  // Bad input: an enqueue to a full ring was dropped (one-cycle pulse).
+  output logic                 enq_drop_o,
+  // Flows in the ready set (statistics; tonic_flow_fifo count_o rules).
+  output logic      [IdW:0]    ready_flows_o
+);
+  if (FlowCount < 4 || (FlowCount & (FlowCount - 1)) != 0) begin : g_check_flows
+    $fatal(1, "tonic_cr_engine: FlowCount must be a power of two >= 4");
+  end
+  if (RingN < 2 || RingN > 256 || (RingN & (RingN - 1)) != 0) begin : g_check_ring
+    $fatal(1, "tonic_cr_engine: RingN must be a power of two in 2..256");
+  end
+
+  // Derived sizes (do not override).
+  localparam int unsigned SlotW  = $clog2(RingN);      // slot within a ring
+  localparam int unsigned PtrW   = SlotW + 1;          // head/tail, mod 2 RingN
+  localparam int unsigned EntryW = 32 + 1 + LenW;      // {idx, rtx, len}
+  localparam int unsigned OqDepth = 4;                 // output queue entries
+  localparam int unsigned OqW     = 3;                 // holds 0..OqDepth
+
+  typedef logic [IdW-1:0]  flow_t;
+  typedef logic [PtrW-1:0] ptr_t;
+
+  // Per-flow ring pointers (no reset: a flow's add makes tail = head).
+  ptr_t head_q [FlowCount];
+  ptr_t tail_q [FlowCount];
+
+  // ---------------------------------------------------------------------
+  // Transmit stage: pick the flow, start the ring read.
+  logic  rs_valid, rs_pop;   // ready set head / pop it
+  flow_t rs_id;
+  logic  cur_valid_q;        // the flow served last (sticky candidate)
+  flow_t cur_q;
+
+  logic        oq_room;      // the output queue can take one more read
+  logic        pick;         // a flow is chosen this cycle
+  flow_t       f;            // the chosen flow
+  ptr_t        f_head, f_tail, f_cnt;
+  logic        fire;         // an address of f is read this cycle
+  logic        enq_same;     // this cycle's enqueue is for f
+  logic        f_more;       // f still has addresses after this one
+  logic        enq_ok;       // enqueue accepted (ring not full)
+
+  assign f        = rs_valid ? rs_id : cur_q;
+  assign pick     = oq_room && (rs_valid || cur_valid_q);
+  assign rs_pop   = oq_room && rs_valid;
+  assign f_head   = head_q[f];
+  assign f_tail   = tail_q[f];
+  assign f_cnt    = f_tail - f_head;
+  assign fire     = pick && (f_cnt != '0) && !(enq_valid_i && enq_init_i && enq_flow_i == f);
+  assign enq_same = enq_ok && enq_flow_i == f;
+  // After this read: f_cnt - 1 + (enqueue to f this cycle).
+  assign f_more   = (f_cnt != ptr_t'(1)) || enq_same;
+
+  // ---------------------------------------------------------------------
+  // Enqueue.
+  ptr_t e_head, e_tail, e_cnt;
+  logic enq_insert;          // ring was empty: flow joins the ready set
+  assign e_head     = head_q[enq_flow_i];
+  assign e_tail     = tail_q[enq_flow_i];
+  assign e_cnt      = e_tail - e_head;
+  // A read of the same flow this cycle frees a slot only at the edge, so
+  // the full test uses the count before it (the DD engine never fills a
+  // ring, so this costs nothing in practice).
+  assign enq_ok     = enq_valid_i && !enq_init_i && (e_cnt != ptr_t'(RingN));
+  assign enq_insert = enq_ok && (e_cnt == '0);
+  assign enq_drop_o = enq_valid_i && !enq_init_i && !enq_ok;
+
+  always_ff @(posedge clk_i) begin
+    if (enq_valid_i && enq_init_i) begin
+      tail_q[enq_flow_i] <= e_head;
+    end else if (enq_ok) begin
+      tail_q[enq_flow_i] <= e_tail + ptr_t'(1);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (fire) begin
+      head_q[f] <= f_head + ptr_t'(1);
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Ready set: enqueue into an empty ring (port 0), transmit of a flow
+  // with more queued (port 1). Members that turn out empty when popped
+  // (served meanwhile as the sticky flow) cost one idle cycle.
+  tonic_flow_fifo #(
+    .FlowCount (FlowCount),
+    .WritePorts(2)
+  ) u_ready (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .ins_valid_i({fire && f_more, enq_insert}),
+    .ins_id_i   ({f, enq_flow_i}),
+    .out_valid_o(rs_valid),
+    .out_ready_i(rs_pop),
+    .out_id_o   (rs_id),
+    .count_o    (ready_flows_o)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      cur_valid_q <= 1'b0;
+    end else if (pick) begin
+      cur_valid_q <= fire && f_more;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (pick) begin
+      cur_q <= f;
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Rings: one block RAM, word {flow, slot}.
+  logic [EntryW-1:0] rd_entry;
+  tonic_ram_1w1r #(
+    .Depth(FlowCount * RingN),
+    .Width(EntryW)
+  ) u_ring (
+    .clk_i    (clk_i),
+    .wr_en_i  (enq_ok),
+    .wr_addr_i({enq_flow_i, e_tail[SlotW-1:0]}),
+    .wr_data_i({enq_idx_i, enq_rtx_i, enq_len_i}),
+    .rd_en_i  (fire),
+    .rd_addr_i({f, f_head[SlotW-1:0]}),
+    .rd_data_o(rd_entry)
+  );
+
+  // ---------------------------------------------------------------------
+  // Output queue: the read started in cycle t lands in cycle t + 1.
+  logic                      rd_valid_q;
+  flow_t                     rd_flow_q;
+  logic [OqDepth-1:0][IdW+EntryW-1:0] oq_q;
+  logic [OqW-1:0]            oq_cnt_q, oq_cnt_d;
+  logic                      oq_pop, oq_push;
+  logic [IdW+EntryW-1:0]     oq_in;
+
+  assign oq_push = rd_valid_q;
+  assign oq_in   = {rd_flow_q, rd_entry};
+  assign oq_pop  = seg_valid_o && seg_ready_i;
+  // Room for a read started now: entries after this cycle's push/pop plus
+  // the new read must fit.
+  assign oq_room = (oq_cnt_q + OqW'(rd_valid_q)) < OqW'(OqDepth);
+
+  assign seg_valid_o = oq_cnt_q != '0;
+  assign {seg_flow_o, seg_idx_o, seg_rtx_o, seg_len_o} = oq_q[0];
+  assign oq_cnt_d = oq_cnt_q + OqW'(oq_push) - OqW'(oq_pop);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rd_valid_q <= 1'b0;
+      oq_cnt_q   <= '0;
+      txn_valid_o <= 1'b0;
+    end else begin
+      rd_valid_q <= fire;
+      oq_cnt_q   <= oq_cnt_d;
+      txn_valid_o <= oq_pop;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    rd_flow_q  <= f;
+    txn_flow_o <= seg_flow_o;
+    // Shift on pop, then write the pushed entry at the first free place.
+    for (int unsigned i = 0; i < OqDepth; i++) begin
+      if (oq_push && OqW'(i) == oq_cnt_q - OqW'(oq_pop)) begin
+        oq_q[i] <= oq_in;
+      end else if (oq_pop && i + 1 < OqDepth) begin
+        oq_q[i] <= oq_q[i+1];
+      end
+    end
+  end
+endmodule
+
+`default_nettype wire
