@@ -120,7 +120,13 @@ async function worker() {
 await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
 
 const valid = new Set(all.filter((c) => c.synth).map((c) => c.name));
-const merged = writeReport('synth.json', rows, 'name', valid);
+// Targets come from the manifest, also for rows kept from earlier runs.
+const target = new Map(all.map((c) => [c.name, c.levels_target ?? null]));
+const merged = writeReport('synth.json', rows, 'name', valid).map((r) => {
+  const t = target.get(r.name) ?? null;
+  return { ...r, levels_target: t, meets_target: t == null ? null : r.levels <= t };
+});
+fs.writeFileSync(path.join(REPORTS, 'synth.json'), JSON.stringify(merged, null, 2) + '\n');
 const params = (r) => Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ');
 const table = markdownTable(merged, [
   ['block', (r) => r.block], ['config', (r) => r.name], ['params', params],
