@@ -22,11 +22,15 @@ if(NOT TARGET tonic_verilated_rt)
   target_link_libraries(tonic_verilated_rt PUBLIC Threads::Threads)
 endif()
 
-# tonic_add_model(<name> TOP <module> SOURCES <files...> [PARAMS <P=V>...])
+# tonic_add_model(<name> TOP <module> SOURCES <files...> [PARAMS <P=V>...]
+#                 [INCLUDE_DIRS <dirs...>])
 # Builds static library <name> holding the Verilated model class V<name>;
-# it links the shared runtime tonic_verilated_rt.
+# it links the shared runtime tonic_verilated_rt. INCLUDE_DIRS are searched
+# by `include after rtl/common. Sources named *.v are SystemVerilog
+# (protocol files, docs/protocol-api.md): they get +systemverilogext+v and
+# the lint waivers (file names fixed by the API differ from module names).
 function(tonic_add_model NAME)
-  cmake_parse_arguments(M "" "TOP" "SOURCES;PARAMS" ${ARGN})
+  cmake_parse_arguments(M "" "TOP" "SOURCES;PARAMS;INCLUDE_DIRS" ${ARGN})
   if(NOT M_TOP OR NOT M_SOURCES)
     message(FATAL_ERROR "tonic_add_model(${NAME}): TOP and SOURCES are required")
   endif()
@@ -34,14 +38,20 @@ function(tonic_add_model NAME)
   foreach(p ${M_PARAMS})
     list(APPEND gparams -G${p})
   endforeach()
+  set(langargs)
+  set(vsources ${M_SOURCES})
+  list(FILTER vsources INCLUDE REGEX "\\.v$")
+  if(vsources)
+    set(langargs +systemverilogext+v ${TONIC_RTL_DIR}/lint/waivers.vlt)
+  endif()
   add_library(${NAME} STATIC)
   verilate(${NAME}
     PREFIX V${NAME}
     TOP_MODULE ${M_TOP}
     SOURCES ${M_SOURCES}
-    INCLUDE_DIRS ${TONIC_RTL_DIR}/common
+    INCLUDE_DIRS ${TONIC_RTL_DIR}/common ${M_INCLUDE_DIRS}
     OPT_FAST ${TONIC_VERILATOR_OPT_FAST}
-    VERILATOR_ARGS ${TONIC_VERILATOR_ARGS} ${gparams})
+    VERILATOR_ARGS ${TONIC_VERILATOR_ARGS} ${langargs} ${gparams})
   # Drop the per-model copy of the runtime that verilate() added.
   get_target_property(srcs ${NAME} SOURCES)
   list(FILTER srcs EXCLUDE REGEX "^${VERILATOR_ROOT}/include/")
@@ -86,7 +96,8 @@ endfunction()
 # Reads rtl/manifest/<block>.json — the one list of tops, sources and
 # parameter sets shared with `make lint` and `make synth-estimate` — and
 # declares one Verilated model per config (unless the config has
-# "model": false, e.g. a synthesis-only size).
+# "model": false, e.g. a synthesis-only size). Optional "include_dirs"
+# (relative to the project root) are passed to Verilator as -I.
 function(tonic_models_from_manifest FILE)
   file(READ ${FILE} doc)
   string(JSON n LENGTH "${doc}" configs)
@@ -115,7 +126,16 @@ function(tonic_models_from_manifest FILE)
         list(APPEND params "${key}=${val}")
       endforeach()
     endif()
-    tonic_add_model(${name} TOP ${top} SOURCES ${srcs} PARAMS ${params})
+    set(incs)
+    string(JSON ni ERROR_VARIABLE err LENGTH "${doc}" configs ${i} include_dirs)
+    if(NOT err AND ni GREATER 0)
+      math(EXPR ilast "${ni} - 1")
+      foreach(d RANGE ${ilast})
+        string(JSON dir GET "${doc}" configs ${i} include_dirs ${d})
+        list(APPEND incs ${CMAKE_SOURCE_DIR}/${dir})
+      endforeach()
+    endif()
+    tonic_add_model(${name} TOP ${top} SOURCES ${srcs} PARAMS ${params} INCLUDE_DIRS ${incs})
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILE})
 endfunction()

@@ -16,14 +16,28 @@ fail=0
 vl_fail=0
 n=0
 ys_script=""
-while IFS=$'\t' read -r name top sources params; do
+mounts=(rtl)  # top-level folders Yosys needs: rtl plus those of other sources / include dirs
+while IFS= read -r line; do
+  # Fields are tab-separated and may be empty: split on a non-blank separator.
+  IFS=$'\x1f' read -r name top sources params incdirs <<< "${line//$'\t'/$'\x1f'}"
   [ -n "$name" ] || continue
   n=$((n + 1))
   gargs=()
   sargs=""
   for p in $params; do gargs+=("-G$p"); sargs+=" -G $p"; done
+  # include_dirs (optional) and .v sources (SystemVerilog, docs/protocol-api.md).
+  vargs=()
+  iargs=""
+  for d in $incdirs; do
+    vargs+=("-I$d"); iargs+=" -I $d"
+    [[ " ${mounts[*]} " == *" ${d%%/*} "* ]] || mounts+=("${d%%/*}")
+  done
+  [[ " $sources " == *".v "* ]] && vargs+=("+systemverilogext+v")
+  for s in $sources; do
+    [[ " ${mounts[*]} " == *" ${s%%/*} "* ]] || mounts+=("${s%%/*}")
+  done
   # shellcheck disable=SC2086
-  if ! verilator --lint-only -Wall -Irtl/common rtl/lint/waivers.vlt $sources \
+  if ! verilator --lint-only -Wall -Irtl/common "${vargs[@]}" rtl/lint/waivers.vlt $sources \
         --top-module "$top" "${gargs[@]}" > "$OUT/$name.verilator.log" 2>&1 \
      || [ -s "$OUT/$name.verilator.log" ]; then
     echo "lint: verilator: $name ($top$sargs)"
@@ -31,12 +45,14 @@ while IFS=$'\t' read -r name top sources params; do
     vl_fail=1
     fail=1
   fi
-  ys_script+="log -- tonic-config $name; read_slang -j 1 $sources --top $top$sargs; hierarchy -check -top $top; design -reset; "
+  ys_script+="log -- tonic-config $name; read_slang -j 1$iargs $sources --top $top$sargs; hierarchy -check -top $top; design -reset; "
 done <<< "$configs"
 
 # One Yosys process for all tops (WebAssembly start-up is the slow part).
+margs=()
+for m in "${mounts[@]}"; do margs+=(--mount "$m"); done
 set +e
-scripts/yosys --mount rtl -- -p "$ys_script" > "$OUT/read_slang.log" 2>&1
+scripts/yosys "${margs[@]}" -- -p "$ys_script" > "$OUT/read_slang.log" 2>&1
 ys_rc=$?
 set -e
 ys_warn=$(grep -cE "Warning|ERROR|error:|warning:" "$OUT/read_slang.log" || true)

@@ -8,13 +8,16 @@
 //   top      top module
 //   sources  RTL files, relative to the project root, in compile order
 //   params   {Name: value} top-level parameter overrides
+//   include_dirs  optional: directories searched by `include (Verilator -I,
+//            read_slang -I), relative to the project root; default none
 //   model    false: not built as a Verilated model (synthesis/lint only)
 //   synth    true: part of `make synth-estimate`
 //   lint     false: skipped by `make lint` (default: linted)
 //
 // CLI: node manifest.mjs [--synth] [--lint] [--block B] [--config C]
-//   prints one line per config: name<TAB>top<TAB>sources<TAB>params
-//   (sources space-separated; params as space-separated Name=value).
+//   prints one line per config: name<TAB>top<TAB>sources<TAB>params<TAB>include_dirs
+//   (sources and include_dirs space-separated; params as space-separated
+//   Name=value; empty fields are empty strings).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,9 +50,18 @@ export function loadConfigs() {
       for (const s of c.sources) {
         if (!fs.existsSync(path.join(ROOT, s))) throw new Error(`${where}: config ${c.name}: no file ${s}`);
       }
+      if (c.include_dirs !== undefined) {
+        if (!Array.isArray(c.include_dirs) || c.include_dirs.some((d) => typeof d !== 'string')) {
+          throw new Error(`${where}: config ${c.name}: "include_dirs" must be an array of strings`);
+        }
+        for (const d of c.include_dirs) {
+          const st = fs.statSync(path.join(ROOT, d), { throwIfNoEntry: false });
+          if (!st || !st.isDirectory()) throw new Error(`${where}: config ${c.name}: no directory ${d}`);
+        }
+      }
       if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
       seen.add(c.name);
-      configs.push({ block: doc.block, params: {}, model: true, synth: false, lint: true, ...c });
+      configs.push({ block: doc.block, params: {}, include_dirs: [], model: true, synth: false, lint: true, ...c });
     }
   }
   return configs;
@@ -66,7 +78,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     if (opt('--config')) configs = configs.filter((c) => c.name === opt('--config'));
     for (const c of configs) {
       const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ');
-      process.stdout.write(`${c.name}\t${c.top}\t${c.sources.join(' ')}\t${params}\n`);
+      process.stdout.write(`${c.name}\t${c.top}\t${c.sources.join(' ')}\t${params}\t${c.include_dirs.join(' ')}\n`);
     }
   } catch (e) {
     process.stderr.write(`manifest: ${e.message}\n`);

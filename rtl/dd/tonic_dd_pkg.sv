@@ -28,6 +28,26 @@ package tonic_dd_pkg;
     CreditToken  = 2'd2   // receiver-granted tokens (CR engine, next issue)
   } credit_e;
 
+  /// Control operation (host driver -> Tonic).
+  typedef enum logic [1:0] {
+    CtrlAdd    = 2'd0,  // add flow: first segment index, segment size
+    CtrlPost   = 2'd1,  // post data: one past the last ready segment, its length
+    CtrlRemove = 2'd2   // remove flow
+  } ctrl_op_e;
+
+  /// Event counters of the DD engine (wrap at 2^32).
+  typedef struct packed {
+    logic [31:0] rx_unknown_flow;  // rx for a flow that is not present (ignored)
+    logic [31:0] rx_bad_type;      // rx with an unknown type (ignored)
+    logic [31:0] rx_bad_ack;       // cumulative ack beyond next_new (ignored)
+    logic [31:0] rx_bad_sack;      // SACK outside [wnd_start, next_new) (SACK part ignored)
+    logic [31:0] ctrl_bad;         // ADD of a present flow, POST/REMOVE of an absent one, POST backwards
+    logic [31:0] note_drops;       // notifications the host did not take in time
+    logic [31:0] timeouts;         // retransmission timeouts
+    logic [31:0] retransmits;      // retransmitted segments generated
+    logic [31:0] segments;         // segments generated (new + retransmitted)
+  } dd_stats_t;
+
   /// Serial-number compare: a < b (RFC 1982 style, 32 bits).
   function automatic logic seq_lt(seq_t a, seq_t b);
     return $signed(a - b) < 0;

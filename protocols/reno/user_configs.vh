@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+// TCP Reno (RFC 5681, RFC 6298 back-off): configuration and user state.
+//
+// Included inside the body of tonic_proto_incoming, tonic_proto_periodic
+// and the DD engine. No include guard on purpose: every module that
+// includes it needs its own copy of the declarations.
+
+// Credit scheme (tonic_dd_pkg::credit_e): a congestion window.
+localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
+
+// User state: 20 bits (the window itself is the engine's wnd).
+typedef struct packed {
+  logic [1:0] dup_acks;  // duplicate acks in a row, saturating; 3 = in fast recovery
+  logic [8:0] ssthresh;  // slow-start threshold (segments); 511 = not set yet (infinite)
+  logic [8:0] ca_cnt;    // segments acked in congestion avoidance since the last +1
+} user_t;
+
+// The protocol modules take UserW as a parameter (checked against
+// $bits(user_t)) and define TONIC_PROTO_MODULE around the include.
+`ifndef TONIC_PROTO_MODULE
+localparam int unsigned UserW = $bits(user_t);
+`endif
+localparam user_t UserInit = '{dup_acks: 2'd0, ssthresh: 9'd511, ca_cnt: 9'd0};
+
+// Initial congestion window (segments) and retransmission timeout (cycles).
+localparam int unsigned InitWnd  = 10;
+localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz; every new ack resets the RTO to it
+localparam int unsigned RtoMin   = 20000;
+localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here (RtoInit << 6)
+// Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack
+// (appropriate byte counting, RFC 3465, L = 2).
+localparam int unsigned SsAckCap = 2;
+// Who wins when incoming and periodic write the user state of one flow in
+// the same cycle: 1 = incoming.
+localparam bit          UserIncomingWins = 1'b1;

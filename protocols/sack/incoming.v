@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_proto_incoming (TCP SACK, RFC 6675): stage 2 of the incoming pipeline.
+//
+// Combinational, one event per cycle; ports per docs/protocol-api.md.
+// protocols/sack/README.md has the full table. In short:
+//  - The user state tracks the three highest SACKed segments (sack_idx_i of
+//    each event, aged by every new ack), so third = the 3rd-highest SACKed
+//    segment, and every unacked segment below it is lost (IsLost,
+//    DupThresh = 3). No search over the window.
+//  - Enter recovery (not in recovery, no unrecovered RTO) on the 3rd dup ack
+//    that SACKs new data, or when wnd_start is lost: ssthresh = max(flight/2, 2), RecoveryPoint =
+//    next_new - 1, mark [wnd_start, max(wnd_start + 1, third)).
+//  - In recovery: mark [previous mark end, third) when third moved above
+//    it; cwnd = ssthresh + SACKed segments (popcount of acked_i), the
+//    integer form of RFC 6675's pipe; leave when wnd_start passes
+//    RecoveryPoint (cwnd = ssthresh).
+//  - Outside recovery, new acks: slow start / congestion avoidance as Reno.
+// Every value output is 0 when its enable is 0; wnd_o is in 1..W.
+`default_nettype none
+module tonic_proto_incoming #(
+  /// Window ring size (segments); a power of two, 8..256.
+  parameter int unsigned W = 128,
+  /// User-state width; must equal $bits(user_t) of user_configs.vh (64).
+  parameter int unsigned UserW = 64,
+  /// Count width, holds 0..W (do not override).
+  localparam int unsigned CntW = $clog2(W) + 1
+) (
+  input  wire logic [31:0]            now_i,          // current cycle (unused)
+  input  wire tonic_dd_pkg::seq_t     wnd_start_i,    // window start after this event
+  input  wire logic [CntW-1:0]        wnd_i,          // cwnd (segments), 1..W
+  input  wire tonic_dd_pkg::seq_t     next_new_i,     // next never-sent segment (unused)
+  input  wire tonic_dd_pkg::seq_t     posted_i,       // one past the last posted segment (unused)
+  input  wire logic [CntW-1:0]        flight_i,       // next_new - wnd_start
+  input  wire logic [W-1:0]           acked_i,        // SACKed ring (after this event)
+  input  wire logic [W-1:0]           pending_i,      // pending retransmissions (unused)
+  input  wire logic [31:0]            rto_i,          // current RTO (unused)
+  input  wire logic [UserW-1:0]       user_i,         // user state
+  input  wire tonic_dd_pkg::rx_type_e type_i,         // event type (unused: see README)
+  input  wire tonic_dd_pkg::seq_t     cum_ack_i,      // cumulative ack (unused: wnd_start_i)
+  input  wire logic                   sack_valid_i,   // sack_idx_i is valid
+  input  wire tonic_dd_pkg::seq_t     sack_idx_i,     // one selectively acked segment
+  input  wire logic                   ecn_i,          // (unused)
+  input  wire logic [15:0]            grant_i,        // (unused)
+  input  wire tonic_dd_pkg::seq_t     old_start_i,    // window start before this event
+  input  wire logic [CntW-1:0]        newly_acked_i,  // segments acked by this event
+  input  wire logic                   dup_i,          // duplicate ack
+  output logic                        wnd_we_o,
+  output logic [CntW-1:0]             wnd_o,
+  output logic                        mark_we_o,
+  output tonic_dd_pkg::seq_t          mark_lo_o,
+  output tonic_dd_pkg::seq_t          mark_hi_o,
+  output logic                        rto_we_o,
+  output logic [31:0]                 rto_o,
+  output logic                        timer_restart_o,
+  output logic                        user_we_o,
+  output logic [UserW-1:0]            user_o
+);
+  `define TONIC_PROTO_MODULE
+  `include "user_configs.vh"
+  `undef TONIC_PROTO_MODULE
+
+  if (W < 8 || W > 256 || (W & (W - 1)) != 0) begin : g_check_w
+    $fatal(1, "tonic_proto_incoming (sack): W must be a power of two in 8..256");
+  end
+  if ($bits(user_t) != UserW) begin : g_check_user
+    $fatal(1, "tonic_proto_incoming (sack): UserW must equal $bits(user_t)");
+  end
+
+  // Counts are widened to 10 bits (sums stay below 1024).
+  localparam logic [9:0] WMax = 10'(W);
+  localparam logic [9:0] SsCap = 10'(SsAckCap);
+
+  user_t              u, u_n;
+  logic               new_ack, passed, ev;
+  tonic_dd_pkg::seq_t adv;       // wnd_start - old_start
+  tonic_dd_pkg::seq_t dadv;      // adv if this is a new ack, else 0
+  assign u       = user_t'(user_i);
+  assign new_ack = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
+  assign adv     = wnd_start_i - old_start_i;
+  assign dadv    = new_ack ? adv : '0;
+  // This ack covers RecoveryPoint = old_start + rec_off.
+  assign passed  = new_ack && (adv > 32'(u.rec_off));
+
+  // SACKed segments in the window (the ring holds no bit outside it).
+  logic [CntW-1:0] sacked;
+  tonic_popcount_range #(
+    .W       (W),
+    .Pipeline(0)
+  ) u_sacked (
+    .clk_i  (1'b0),
+    .bits_i (acked_i),
+    .start_i('0),
+    .len_i  (CntW'(W)),
+    .count_o(sacked)
+  );
+
+  // The three highest SACKs, aged into the new window (alive: still at or
+  // above wnd_start; a prefix of the entries).
+  logic [2:0]      stays;    // entry k valid and not passed by wnd_start
+  logic [2:0]      alive;
+  logic [2:0][7:0] aged;
+  for (genvar k = 0; k < 3; k++) begin : g_age
+    assign stays[k] = (u.sack_cnt > 2'(k)) && (dadv <= 32'(u.sack_off[k]));
+    assign aged[k]  = u.sack_off[k] - dadv[7:0];
+  end
+  assign alive = {&stays, &stays[1:0], stays[0]};
+
+  // This event's SACK, inserted in order unless already present.
+  tonic_dd_pkg::seq_t new_off;
+  logic               new_ok, ins;
+  logic [7:0]         n;
+  logic [2:0]         above;    // n above entry k (or entry k dead)
+  logic [2:0]         same;     // n equals a live entry
+  logic [1:0]         live_cnt, sack_cnt_n;
+  logic [2:0][7:0]    top;      // new top three (dead entries 0)
+  assign new_off  = sack_idx_i - wnd_start_i;
+  assign new_ok   = sack_valid_i && (new_off < 32'(W));
+  assign n        = new_off[7:0];
+  for (genvar k = 0; k < 3; k++) begin : g_cmp
+    assign above[k] = !alive[k] || (n > aged[k]);
+    assign same[k]  = alive[k] && (n == aged[k]);
+  end
+  assign ins      = new_ok && (same == 3'b000) && (above != 3'b000);
+  assign live_cnt = alive[2] ? 2'd3 : alive[1] ? 2'd2 : alive[0] ? 2'd1 : 2'd0;
+  assign sack_cnt_n = (ins && live_cnt != 2'd3) ? live_cnt + 2'd1 : live_cnt;
+  always_comb begin
+    if (ins && above[0])      top = {aged[1], aged[0], n};
+    else if (ins && above[1]) top = {aged[1], n, aged[0]};
+    else if (ins && above[2]) top = {n, aged[1], aged[0]};
+    else                      top = aged;
+    for (int k = 0; k < 3; k++) begin
+      if (2'(k) >= sack_cnt_n) top[k] = 8'd0;
+    end
+  end
+
+  // Loss detection. A duplicate ack counts only if it SACKs new data
+  // (RFC 6675 section 2): a repeated SACK is no evidence of a loss.
+  logic       sack_dup, third_ok, lost_head, third_dup, guard_n, enter;
+  logic [7:0] third, high_aged, rec_left, rec_set, enter_hi;
+  assign third_ok  = sack_cnt_n == 2'd3;
+  assign third     = top[2];
+  assign lost_head = third_ok && (third != 8'd0);           // IsLost(wnd_start)
+  assign sack_dup  = dup_i && !new_ack && (newly_acked_i != '0);
+  assign third_dup = sack_dup && !u.in_rec && (u.dup_acks == 2'd2);
+  assign guard_n   = u.rto_guard && !passed;
+  assign ev        = new_ack || dup_i || new_ok;
+  assign enter     = ev && !u.in_rec && !guard_n && (third_dup || lost_head);
+  assign enter_hi  = lost_head ? third : 8'd1;
+  assign high_aged = (dadv <= 32'(u.high_off)) ? u.high_off - dadv[7:0] : 8'd0;
+  assign rec_left  = u.rec_off - adv[7:0];
+  assign rec_set   = (flight_i == '0) ? 8'd0 : 8'(10'(flight_i) - 10'd1);
+
+  // Window arithmetic.
+  logic [9:0] wnd, newly, ssthresh, ca_sum, half, ss_inc, wnd_n;
+  logic [8:0] flight_half;
+  assign wnd         = 10'(wnd_i);
+  assign newly       = 10'(newly_acked_i);
+  assign ssthresh    = 10'(u.ssthresh);
+  assign ca_sum      = 10'(u.ca_cnt) + newly;
+  assign flight_half = 9'(10'(flight_i) >> 1);
+  assign half        = (flight_half < 9'd2) ? 10'd2 : 10'(flight_half);  // max(flight/2, 2)
+  assign ss_inc      = (newly < SsCap) ? newly : SsCap;
+
+  logic [7:0] mark_lo_off, mark_hi_off;
+  always_comb begin
+    u_n             = u;
+    u_n.dup_acks    = new_ack ? 2'd0
+                    : (sack_dup && !u.in_rec && u.dup_acks != 2'd3) ? u.dup_acks + 2'd1
+                    : u.dup_acks;
+    u_n.rto_guard   = guard_n;
+    u_n.rec_off     = guard_n ? rec_left : 8'd0;
+    u_n.high_off    = 8'd0;
+    u_n.sack_cnt    = sack_cnt_n;
+    u_n.sack_off    = top;
+    wnd_n           = '0;
+    mark_lo_off     = 8'd0;
+    mark_hi_off     = 8'd0;
+    wnd_we_o        = 1'b0;
+    mark_we_o       = 1'b0;
+    rto_we_o        = 1'b0;
+    timer_restart_o = 1'b0;
+    user_we_o       = ev;
+    if (ev) begin
+      if (new_ack) begin
+        rto_we_o        = 1'b1;
+        timer_restart_o = flight_i != '0;
+      end
+      if (enter) begin
+        // Enter recovery: retransmit wnd_start and everything lost.
+        wnd_we_o     = 1'b1;
+        mark_we_o    = 1'b1;
+        mark_hi_off  = enter_hi;
+        u_n.in_rec   = 1'b1;
+        u_n.ssthresh = 9'(half);
+        u_n.ca_cnt   = 9'd0;
+        u_n.rec_off  = rec_set;
+        u_n.high_off = enter_hi;
+        wnd_n        = half + 10'(sacked);
+      end else if (u.in_rec && !passed) begin
+        // In recovery: mark what became lost since the last mark.
+        wnd_we_o     = 1'b1;
+        u_n.rec_off  = rec_left;
+        u_n.high_off = high_aged;
+        wnd_n        = ssthresh + 10'(sacked);
+        if (third_ok && third > high_aged) begin
+          mark_we_o    = 1'b1;
+          mark_lo_off  = high_aged;
+          mark_hi_off  = third;
+          u_n.high_off = third;
+        end
+      end else if (u.in_rec) begin
+        // RecoveryPoint acked: leave recovery.
+        wnd_we_o   = 1'b1;
+        u_n.in_rec = 1'b0;
+        u_n.ca_cnt = 9'd0;
+        wnd_n      = ssthresh;
+      end else if (new_ack) begin
+        wnd_we_o   = 1'b1;
+        u_n.ca_cnt = 9'd0;
+        if (wnd < ssthresh) begin
+          wnd_n = wnd + ss_inc;                // slow start
+        end else if (ca_sum >= wnd) begin
+          wnd_n      = wnd + 10'd1;            // congestion avoidance: +1
+          u_n.ca_cnt = (ca_sum - wnd > 10'd511) ? 9'd511 : 9'(ca_sum - wnd);
+        end else begin
+          wnd_n      = wnd;
+          u_n.ca_cnt = 9'(ca_sum);
+        end
+      end
+    end
+  end
+
+  // Value outputs: 0 unless enabled; cwnd clamped to 1..W.
+  logic [CntW-1:0] wnd_c;
+  assign wnd_c     = (wnd_n == '0) ? CntW'(1) : (wnd_n > WMax) ? CntW'(W) : CntW'(wnd_n);
+  assign wnd_o     = wnd_we_o ? wnd_c : '0;
+  assign mark_lo_o = mark_we_o ? wnd_start_i + 32'(mark_lo_off) : '0;
+  assign mark_hi_o = mark_we_o ? wnd_start_i + 32'(mark_hi_off) : '0;
+  assign rto_o     = rto_we_o ? 32'(RtoInit) : '0;
+  assign user_o    = user_we_o ? UserW'(u_n) : '0;
+
+  // Inputs and configuration this protocol does not use.
+  logic unused_ok;
+  assign unused_ok = ^{now_i, next_new_i, posted_i, pending_i, rto_i, type_i, cum_ack_i, ecn_i,
+                       grant_i, CreditScheme, UserInit, 32'(InitWnd), 32'(RtoMin),
+                       32'(RtoMax), UserIncomingWins};
+endmodule
+`default_nettype wire

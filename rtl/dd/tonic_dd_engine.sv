@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_dd_engine: data-delivery engine, window credit (first version).
+//
+// Decides what each flow sends next (DESIGN.md 2.1, 2.2): the active set
+// (flows with something to send and fewer than RingN addresses outstanding),
+// the incoming pipeline (stage 1 fixed, stage 2 = the protocol's
+// tonic_proto_incoming), the periodic processor (the protocol's
+// tonic_proto_periodic, retransmission timer), the next-segment processor
+// (first pending retransmission after wnd_start, else the next new segment;
+// both inside the window, new ones also inside the posted data) and
+// transmit notify.
+//
+// Per-flow state, grouped by writer (docs/design/sender-core.md):
+//   control  : present, seg_size, last_len, posted        (+ everything on ADD)
+//   incoming1: wnd_start, acked
+//   incoming2 and periodic: wnd, mark, rto, deadline, armed, user
+//              (same flow in one cycle: the periodic write is dropped and
+//              retried on the next scan round; ack beats timeout)
+//   next-seg : next_new, sent, gen_cnt
+//   tx-notify: tx_cnt
+// Segment s occupies ring position s mod W of the bitmaps. It is pending
+// retransmission iff mark != sent there: incoming and periodic mark with
+// mark = ~sent, next-seg retransmits with sent = mark, window slides clear
+// with mark = sent, so each bitmap has one writer group. outstanding =
+// gen_cnt - tx_cnt (mod 2 RingN): generate and notify in one cycle cancel.
+//
+// This first version keeps the state in plain arrays read combinationally
+// (every processor sees the state of the current cycle; no forwarding is
+// needed). That is fast in Verilator. In an FPGA the small fields map to
+// LUTRAM, but the W-bit bitmaps would become flip-flops. Moving the bitmaps
+// to block RAM (registered reads plus forwarding) is planned; see
+// docs/dd-engine.md.
+//
+// Bad input is counted in stats_o and otherwise ignored (docs/dd-engine.md):
+// rx for a flow that is not present, a cumulative ack beyond next_new, a
+// SACK outside [wnd_start, next_new), an unknown rx type; ADD of a present
+// flow, POST or REMOVE of an absent one, POST moving backwards.
+`default_nettype none
+
+module tonic_dd_engine
+  import tonic_dd_pkg::*;
+#(
+  /// Number of flows; ids 0..FlowCount-1. A power of two >= 4.
+  parameter int unsigned FlowCount = 1024,
+  /// Window ring size in segments; a power of two, 8..256.
+  parameter int unsigned W = 128,
+  /// Addresses a flow may have generated and not yet transmitted (N).
+  parameter int unsigned RingN = 16,
+  /// Width of segment lengths (bytes).
+  parameter int unsigned LenW = 16,
+  /// Flow id width (do not override).
+  localparam int unsigned IdW = $clog2(FlowCount)
+) (
+  input  wire logic            clk_i,
+  input  wire logic            rst_i,         // synchronous, active high
+  // Control from the host driver.
+  input  wire logic            ctrl_valid_i,
+  output logic                 ctrl_ready_o,
+  input  wire ctrl_op_e        ctrl_op_i,
+  input  wire logic [IdW-1:0]  ctrl_flow_i,
+  input  wire seq_t            ctrl_seq_i,    // ADD: first segment; POST: one past the last posted
+  input  wire logic [LenW-1:0] ctrl_len_i,    // ADD: segment size; POST: length of the last posted
+  // Incoming control packets, one per cycle, no ready.
+  input  wire logic            rx_valid_i,
+  input  wire logic [IdW-1:0]  rx_flow_i,
+  input  wire rx_type_e        rx_type_i,
+  input  wire seq_t            rx_cum_ack_i,
+  input  wire logic            rx_sack_valid_i,
+  input  wire seq_t            rx_sack_idx_i,
+  input  wire logic            rx_ecn_i,
+  input  wire logic [15:0]     rx_grant_i,
+  // Segment addresses to the CR engine (no ready; at most RingN per flow).
+  output logic                 enq_valid_o,
+  output logic                 enq_init_o,    // flow add: initialise the ring
+  output logic      [IdW-1:0]  enq_flow_o,
+  output seq_t                 enq_idx_o,
+  output logic                 enq_rtx_o,
+  output logic      [LenW-1:0] enq_len_o,
+  // Transmit notify from the CR engine (no ready).
+  input  wire logic            txn_valid_i,
+  input  wire logic [IdW-1:0]  txn_flow_i,
+  // Notifications to the host: a burst is complete (everything posted is
+  // acked). Dropped and counted when the host does not take them.
+  output logic                 note_valid_o,
+  input  wire logic            note_ready_i,
+  output logic      [IdW-1:0]  note_flow_o,
+  output seq_t                 note_acked_o,  // wnd_start (= posted)
+  // Counters, and the number of flows in the active set.
+  output dd_stats_t            stats_o,
+  output logic      [IdW:0]    active_flows_o
+);
+  `include "user_configs.vh"
+
+  if (FlowCount < 4 || (FlowCount & (FlowCount - 1)) != 0) begin : g_check_flows
+    $fatal(1, "tonic_dd_engine: FlowCount must be a power of two >= 4");
+  end
+  if (W < 8 || W > 256 || (W & (W - 1)) != 0) begin : g_check_w
+    $fatal(1, "tonic_dd_engine: W must be a power of two in 8..256");
+  end
+  if (RingN < 2 || RingN > 256 || (RingN & (RingN - 1)) != 0) begin : g_check_ring
+    $fatal(1, "tonic_dd_engine: RingN must be a power of two in 2..256");
+  end
+  if (CreditScheme != CreditWindow) begin : g_check_scheme
+    $fatal(1, "tonic_dd_engine: only the window credit scheme is built so far");
+  end
+
+  // Derived sizes (do not override).
+  localparam int unsigned IdxW = $clog2(W);          // ring position
+  localparam int unsigned CntW = IdxW + 1;           // 0..W
+  localparam int unsigned PtrW = $clog2(RingN) + 1;  // outstanding counters, mod 2 RingN
+
+  typedef logic [IdW-1:0]   flow_t;
+  typedef logic [W-1:0]     ring_t;
+  typedef logic [CntW-1:0]  cnt_t;
+  typedef logic [PtrW-1:0]  ptr_t;
+  typedef logic [UserW-1:0] user_w_t;
+
+  // The len bits of the ring starting at position start (len in 0..W).
+  // ge/lt are thermometer codes written as shifts of all ones: a decoder in
+  // hardware, a few word operations in the Verilated model (a per-bit loop
+  // of compares was measured several times slower there).
+  function automatic ring_t ring_mask(logic [IdxW-1:0] start, cnt_t len);
+    logic [CntW-1:0] e;
+    ring_t ge, lt;
+    e  = {1'b0, start} + len;
+    ge = '1 << start;                // bits >= start
+    lt = ~('1 << e[IdxW-1:0]);       // bits < e mod W
+    if (len == cnt_t'(W)) return '1;
+    return e[IdxW] ? (ge | lt) : (ge & lt);
+  endfunction
+
+  // Clip [lo, hi) to [from, to) (serial) and return {start position, len}.
+  function automatic logic [IdxW+CntW-1:0] clip_range(seq_t lo, seq_t hi, seq_t from, seq_t to);
+    seq_t a, b, n;
+    a = seq_lt(lo, from) ? from : lo;
+    b = seq_lt(to, hi) ? to : hi;
+    n = seq_lt(a, b) ? b - a : '0;
+    return {a[IdxW-1:0], (n > seq_t'(W)) ? cnt_t'(W) : cnt_t'(n)};
+  endfunction
+
+  // ---------------------------------------------------------------------
+  // Per-flow state (plain arrays; see the header).
+  logic        present_q  [FlowCount];
+  logic [LenW-1:0] seg_size_q [FlowCount];
+  logic [LenW-1:0] last_len_q [FlowCount];
+  seq_t        posted_q   [FlowCount];
+  seq_t        start_q    [FlowCount];   // wnd_start
+  ring_t       acked_q    [FlowCount];
+  cnt_t        wnd_q      [FlowCount];
+  ring_t       mark_q     [FlowCount];
+  logic [31:0] rto_q      [FlowCount];
+  logic [31:0] deadline_q [FlowCount];
+  logic        armed_q    [FlowCount];
+  user_w_t     user_q     [FlowCount];
+  seq_t        next_q     [FlowCount];   // next_new
+  ring_t       sent_q     [FlowCount];
+  ptr_t        gen_q      [FlowCount];
+  ptr_t        tx_q       [FlowCount];
+
+  logic [31:0] now_q;
+  dd_stats_t   stats_q, stats_d;
+  assign stats_o = stats_q;
+
+  // Active set: port 0 next-seg, 1 incoming, 2 tx-notify, 3 periodic/control.
+  logic [3:0]        act_ins_valid;
+  flow_t [3:0]       act_ins_id;
+  logic              act_valid, act_pop;
+  flow_t             act_id;
+
+  tonic_flow_fifo #(
+    .FlowCount (FlowCount),
+    .WritePorts(4)
+  ) u_active (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .ins_valid_i(act_ins_valid),
+    .ins_id_i   (act_ins_id),
+    .out_valid_o(act_valid),
+    .out_ready_i(act_pop),
+    .out_id_o   (act_id),
+    .count_o    (active_flows_o)
+  );
+
+  // ---------------------------------------------------------------------
+  // Control.
+  logic  c_add, c_post, c_remove;   // accepted op this cycle (valid & good)
+  logic  c_bad;                     // accepted and ignored
+  logic  c_fire;                    // ctrl_valid_i && ctrl_ready_o
+  logic  c_stall;                   // transient: wait
+  flow_t cf;
+  assign cf = ctrl_flow_i;
+
+  // Incoming stage-1 register (event in stage 2) and input register.
+  typedef struct packed {
+    logic       valid;
+    flow_t      flow;
+    rx_type_e   typ;
+    seq_t       cum_ack;
+    logic       sack_valid;
+    seq_t       sack_idx;
+    logic       ecn;
+    logic [15:0] grant;
+  } rx_ev_t;
+  rx_ev_t rx_q;
+
+  typedef struct packed {
+    logic       valid;
+    rx_ev_t     ev;
+    seq_t       old_start;
+    seq_t       new_start;
+    cnt_t       newly;
+    logic       dup;
+    ring_t      slid;       // ring positions that left the window
+  } s1_t;
+  s1_t s1_q, s1_d;
+
+  logic p_insert;   // periodic uses insert port 3 this cycle
+  assign c_stall = (ctrl_op_i == CtrlAdd) && !present_q[cf]
+                && ((gen_q[cf] != tx_q[cf])                      // ring not drained
+                    || (s1_q.valid && s1_q.ev.flow == cf)        // event in flight
+                    || (rx_q.valid && rx_q.flow == cf));
+  assign ctrl_ready_o = !p_insert && !c_stall;
+  assign c_fire   = ctrl_valid_i && ctrl_ready_o;
+  assign c_add    = c_fire && ctrl_op_i == CtrlAdd && !present_q[cf];
+  assign c_post   = c_fire && ctrl_op_i == CtrlPost && present_q[cf]
+                 && seq_le(posted_q[cf], ctrl_seq_i)
+                 && seq_le(ctrl_seq_i, start_q[cf] + 32'h4000_0000);
+  assign c_remove = c_fire && ctrl_op_i == CtrlRemove && present_q[cf];
+  assign c_bad    = c_fire && !c_add && !c_post && !c_remove;
+
+  // ---------------------------------------------------------------------
+  // Incoming stage 1 (event registered at the input).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rx_q.valid <= 1'b0;
+    end else begin
+      rx_q.valid <= rx_valid_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    rx_q.flow       <= rx_flow_i;
+    rx_q.typ        <= rx_type_i;
+    rx_q.cum_ack    <= rx_cum_ack_i;
+    rx_q.sack_valid <= rx_sack_valid_i;
+    rx_q.sack_idx   <= rx_sack_idx_i;
+    rx_q.ecn        <= rx_ecn_i;
+    rx_q.grant      <= rx_grant_i;
+  end
+
+  flow_t       i1f;
+  seq_t        i1_ws, i1_nn, i1_new;
+  logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_sack_ok, i1_sack_new, i1_ok;
+  cnt_t        i1_slide, i1_prev_sacked;
+  ring_t       i1_slid, i1_sack_bit, i1_acked;
+  assign i1f        = rx_q.flow;
+  assign i1_ws      = start_q[i1f];
+  assign i1_nn      = next_q[i1f];
+  assign i1_present = present_q[i1f];
+  assign i1_type_ok = rx_q.typ inside {RxAck, RxSack, RxNack, RxPull, RxCnp, RxResend};
+  // Types that carry a cumulative ack.
+  assign i1_acks    = rx_q.typ inside {RxAck, RxSack, RxNack};
+  assign i1_ack_ok  = !i1_acks || seq_le(rx_q.cum_ack, i1_nn);
+  assign i1_ok      = rx_q.valid && i1_present && i1_type_ok && i1_ack_ok;
+  assign i1_new     = (i1_acks && seq_lt(i1_ws, rx_q.cum_ack)) ? rx_q.cum_ack : i1_ws;
+  // new - old <= next_new - old <= W: fits CntW bits.
+  assign i1_slide   = cnt_t'(i1_new - i1_ws);
+  assign i1_slid    = ring_mask(i1_ws[IdxW-1:0], i1_slide);
+  assign i1_sack_ok = rx_q.sack_valid && seq_le(i1_new, rx_q.sack_idx) && seq_lt(rx_q.sack_idx, i1_nn);
+  assign i1_sack_bit = i1_sack_ok ? (ring_t'(1) << rx_q.sack_idx[IdxW-1:0]) : '0;
+  assign i1_sack_new = i1_sack_ok && !acked_q[i1f][rx_q.sack_idx[IdxW-1:0]];
+  assign i1_acked   = (acked_q[i1f] & ~i1_slid) | i1_sack_bit;
+
+  tonic_popcount_range #(
+    .W       (W),
+    .Pipeline(0)
+  ) u_prev_sacked (
+    .clk_i  (clk_i),
+    .bits_i (acked_q[i1f]),
+    .start_i(i1_ws[IdxW-1:0]),
+    .len_i  (i1_slide),
+    .count_o(i1_prev_sacked)
+  );
+
+  always_comb begin
+    s1_d           = '0;
+    s1_d.valid     = i1_ok;
+    s1_d.ev        = rx_q;
+    s1_d.old_start = i1_ws;
+    s1_d.new_start = i1_new;
+    s1_d.newly     = i1_slide - i1_prev_sacked + cnt_t'(i1_sack_new);
+    s1_d.dup       = (rx_q.typ inside {RxAck, RxSack}) && rx_q.cum_ack == i1_ws && i1_nn != i1_ws;
+    s1_d.slid      = i1_slid;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      s1_q.valid <= 1'b0;
+    end else begin
+      s1_q.valid <= s1_d.valid;
+    end
+    s1_q.ev        <= s1_d.ev;
+    s1_q.old_start <= s1_d.old_start;
+    s1_q.new_start <= s1_d.new_start;
+    s1_q.newly     <= s1_d.newly;
+    s1_q.dup       <= s1_d.dup;
+    s1_q.slid      <= s1_d.slid;
+  end
+
+  // ---------------------------------------------------------------------
+  // Next segment (declared early: incoming and periodic see its sent flip).
+  logic        ns_pick, ns_fire, ns_rtx, ns_more;
+  flow_t       nf;
+  logic        cur_valid_q;
+  flow_t       cur_q;
+  logic [IdxW-1:0] ns_pos;
+  ring_t       ns_flip;   // the sent bit next-seg flips this cycle (flow nf)
+
+  // sent of flow g including next-seg's write of this cycle.
+  function automatic ring_t sent_eff(flow_t g);
+    return sent_q[g] ^ ((ns_fire && ns_rtx && nf == g) ? ns_flip : '0);
+  endfunction
+
+  // ---------------------------------------------------------------------
+  // Incoming stage 2: the protocol.
+  flow_t  i2f;
+  seq_t   i2_nn;
+  cnt_t   i2_flight;
+  ring_t  i2_sent, i2_pending;
+  logic   i2_wnd_we, i2_mark_we, i2_rto_we, i2_restart, i2_user_we;
+  cnt_t   i2_wnd;
+  seq_t   i2_mark_lo, i2_mark_hi;
+  logic [31:0] i2_rto;
+  user_w_t i2_user;
+  assign i2f        = s1_q.ev.flow;
+  assign i2_nn      = next_q[i2f];
+  assign i2_flight  = cnt_t'(i2_nn - s1_q.new_start);
+  assign i2_sent    = sent_eff(i2f);
+  assign i2_pending = mark_q[i2f] ^ i2_sent;
+
+  tonic_proto_incoming #(
+    .W    (W),
+    .UserW(UserW)
+  ) u_proto_in (
+    .now_i          (now_q),
+    .wnd_start_i    (s1_q.new_start),
+    .wnd_i          (wnd_q[i2f]),
+    .next_new_i     (i2_nn),
+    .posted_i       (posted_q[i2f]),
+    .flight_i       (i2_flight),
+    .acked_i        (acked_q[i2f]),
+    .pending_i      (i2_pending),
+    .rto_i          (rto_q[i2f]),
+    .user_i         (user_q[i2f]),
+    .type_i         (s1_q.ev.typ),
+    .cum_ack_i      (s1_q.ev.cum_ack),
+    .sack_valid_i   (s1_q.ev.sack_valid),
+    .sack_idx_i     (s1_q.ev.sack_idx),
+    .ecn_i          (s1_q.ev.ecn),
+    .grant_i        (s1_q.ev.grant),
+    .old_start_i    (s1_q.old_start),
+    .newly_acked_i  (s1_q.newly),
+    .dup_i          (s1_q.dup),
+    .wnd_we_o       (i2_wnd_we),
+    .wnd_o          (i2_wnd),
+    .mark_we_o      (i2_mark_we),
+    .mark_lo_o      (i2_mark_lo),
+    .mark_hi_o      (i2_mark_hi),
+    .rto_we_o       (i2_rto_we),
+    .rto_o          (i2_rto),
+    .timer_restart_o(i2_restart),
+    .user_we_o      (i2_user_we),
+    .user_o         (i2_user)
+  );
+
+  logic [IdxW+CntW-1:0] i2_clip;
+  ring_t  i2_mark_mask, i2_mark_new;
+  logic [31:0] i2_rto_new;
+  cnt_t   i2_wnd_new;
+  assign i2_clip      = clip_range(i2_mark_lo, i2_mark_hi, s1_q.new_start, i2_nn);
+  assign i2_mark_mask = i2_mark_we ? (ring_mask(i2_clip[CntW+IdxW-1:CntW], i2_clip[CntW-1:0])
+                                      & ~acked_q[i2f]) : '0;
+  // Slid positions stop being pending; marked ones become pending.
+  assign i2_mark_new  = (((mark_q[i2f] & ~s1_q.slid) | (i2_sent & s1_q.slid)) & ~i2_mark_mask)
+                      | (~i2_sent & i2_mark_mask);
+  assign i2_rto_new   = (i2_rto_we && i2_rto < 32'(RtoMin)) ? 32'(RtoMin)
+                      : i2_rto_we ? i2_rto : rto_q[i2f];
+  assign i2_wnd_new   = (i2_wnd == '0) ? cnt_t'(1) : (i2_wnd > cnt_t'(W)) ? cnt_t'(W) : i2_wnd;
+
+  logic i2_go;        // stage 2 writes this cycle
+  logic i2_advanced;
+  assign i2_go       = s1_q.valid && present_q[i2f];
+  assign i2_advanced = s1_q.new_start != s1_q.old_start;
+
+  // ---------------------------------------------------------------------
+  // Periodic: visit flow scan_q each cycle.
+  flow_t  scan_q;
+  flow_t  pf;
+  seq_t   p_ws, p_nn;
+  cnt_t   p_flight;
+  logic   p_present, p_conflict, p_timeout, p_arm, p_disarm, p_call;
+  ring_t  p_sent, p_pending;
+  logic   p_wnd_we, p_mark_we, p_rto_we, p_restart, p_user_we;
+  cnt_t   p_wnd;
+  seq_t   p_mark_lo, p_mark_hi;
+  logic [31:0] p_rto;
+  user_w_t p_user;
+  assign pf        = scan_q;
+  assign p_ws      = start_q[pf];
+  assign p_nn      = next_q[pf];
+  assign p_flight  = cnt_t'(p_nn - p_ws);
+  assign p_present = present_q[pf];
+  // Ack beats timeout: no periodic write to a flow incoming stage 2 or
+  // control may write this cycle (control: any offered op, so that the
+  // ready of control does not depend on itself through p_insert).
+  assign p_conflict = (i2_go && i2f == pf) || (ctrl_valid_i && cf == pf);
+  assign p_disarm  = p_present && !p_conflict && p_flight == '0 && armed_q[pf];
+  assign p_arm     = p_present && !p_conflict && p_flight != '0 && !armed_q[pf];
+  assign p_timeout = p_present && p_flight != '0 && armed_q[pf] && !seq_lt(now_q, deadline_q[pf]);
+  assign p_call    = p_present && !p_conflict && p_flight != '0 && armed_q[pf];
+  assign p_sent    = sent_eff(pf);
+  assign p_pending = mark_q[pf] ^ p_sent;
+
+  tonic_proto_periodic #(
+    .W    (W),
+    .UserW(UserW)
+  ) u_proto_per (
+    .now_i          (now_q),
+    .wnd_start_i    (p_ws),
+    .wnd_i          (wnd_q[pf]),
+    .next_new_i     (p_nn),
+    .posted_i       (posted_q[pf]),
+    .flight_i       (p_flight),
+    .acked_i        (acked_q[pf]),
+    .pending_i      (p_pending),
+    .rto_i          (rto_q[pf]),
+    .user_i         (user_q[pf]),
+    .timeout_i      (p_timeout),
+    .wnd_we_o       (p_wnd_we),
+    .wnd_o          (p_wnd),
+    .mark_we_o      (p_mark_we),
+    .mark_lo_o      (p_mark_lo),
+    .mark_hi_o      (p_mark_hi),
+    .rto_we_o       (p_rto_we),
+    .rto_o          (p_rto),
+    .timer_restart_o(p_restart),
+    .user_we_o      (p_user_we),
+    .user_o         (p_user)
+  );
+
+  logic [IdxW+CntW-1:0] p_clip;
+  ring_t  p_mark_mask, p_mark_new;
+  logic [31:0] p_rto_new;
+  cnt_t   p_wnd_new;
+  assign p_clip      = clip_range(p_mark_lo, p_mark_hi, p_ws, p_nn);
+  assign p_mark_mask = (p_call && p_mark_we) ? (ring_mask(p_clip[CntW+IdxW-1:CntW], p_clip[CntW-1:0])
+                                                & ~acked_q[pf]) : '0;
+  assign p_mark_new  = (mark_q[pf] & ~p_mark_mask) | (~p_sent & p_mark_mask);
+  assign p_rto_new   = (p_rto_we && p_rto < 32'(RtoMin)) ? 32'(RtoMin)
+                     : p_rto_we ? p_rto : rto_q[pf];
+  assign p_wnd_new   = (p_wnd == '0) ? cnt_t'(1) : (p_wnd > cnt_t'(W)) ? cnt_t'(W) : p_wnd;
+  assign p_insert    = p_call && (p_mark_we || p_wnd_we);
+
+  // ---------------------------------------------------------------------
+  // Next segment: the active set's head, or the current flow when no other
+  // flow is waiting (one flow alone sends every cycle). Control's ADD uses
+  // the CR port, so next-seg waits in that cycle.
+  seq_t   n_ws, n_nn, n_posted, n_rtx_idx, n_idx;
+  ptr_t   n_tx, n_out;
+  cnt_t   n_wnd;
+  ring_t  n_pending;
+  logic   n_found, n_rtx_ok, n_new_ok, n_can;
+  logic [IdxW-1:0] n_off;
+  assign ns_pick  = !c_add && (act_valid || cur_valid_q);
+  assign act_pop  = !c_add && act_valid;
+  assign nf       = act_valid ? act_id : cur_q;
+  assign n_ws     = start_q[nf];
+  assign n_nn     = next_q[nf];
+  assign n_wnd    = wnd_q[nf];
+  assign n_posted = posted_q[nf];
+  assign n_tx     = tx_q[nf] + ptr_t'(txn_valid_i && txn_flow_i == nf);
+  assign n_out    = gen_q[nf] - n_tx;
+  assign n_pending = mark_q[nf] ^ sent_q[nf];
+  assign n_can    = ns_pick && present_q[nf] && n_out < ptr_t'(RingN);
+
+  tonic_ffs_after_head #(
+    .W(W)
+  ) u_next_rtx (
+    .bits_i (n_pending),
+    .head_i (n_ws[IdxW-1:0]),
+    .found_o(n_found),
+    .index_o(ns_pos)
+  );
+
+  assign n_off     = ns_pos - n_ws[IdxW-1:0];
+  assign n_rtx_idx = n_ws + seq_t'(n_off);
+  // A pending bit beyond next_new is a stale one of a slid window (cleared
+  // by incoming stage 2 in the next cycle); stale bits always lie after the
+  // valid ones, so the first bit found decides.
+  // Retransmissions obey the window too (after a timeout cwnd = 1 resends
+  // from wnd_start upwards as the window reopens, not the whole window).
+  assign n_rtx_ok  = n_found && seq_lt(n_rtx_idx, n_nn) && seq_lt(n_rtx_idx, n_ws + seq_t'(n_wnd));
+  assign n_new_ok  = seq_lt(n_nn, n_posted) && seq_lt(n_nn, n_ws + seq_t'(n_wnd));
+  assign ns_fire   = n_can && (n_rtx_ok || n_new_ok);
+  assign ns_rtx    = n_rtx_ok;
+  assign n_idx     = n_rtx_ok ? n_rtx_idx : n_nn;
+  assign ns_flip   = ring_t'(1) << ns_pos;
+
+  // Still eligible after this segment (conservative: spare pending bits
+  // may be stale; a pop that finds nothing costs one cycle).
+  logic n_more_rtx, n_more_new;
+  assign n_more_rtx = n_rtx_ok ? ((n_pending & ~ns_flip) != '0) : 1'b0;
+  assign n_more_new = n_rtx_ok ? n_new_ok
+                    : (seq_lt(n_nn + 32'd1, n_posted) && seq_lt(n_nn + 32'd1, n_ws + seq_t'(n_wnd)));
+  assign ns_more    = (n_out + ptr_t'(1) < ptr_t'(RingN)) && (n_more_rtx || n_more_new);
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      cur_valid_q <= 1'b0;
+    end else if (ns_pick) begin
+      cur_valid_q <= ns_fire && ns_more;
+    end else if (c_add || c_remove) begin
+      cur_valid_q <= cur_valid_q && cur_q != cf;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (ns_pick) begin
+      cur_q <= nf;
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Transmit notify: insert the flow when it drops below RingN outstanding.
+  ptr_t t_gen;
+  assign t_gen = gen_q[txn_flow_i] + ptr_t'(ns_fire && nf == txn_flow_i);
+
+  // ---------------------------------------------------------------------
+  // Active-set inserts.
+  assign act_ins_valid[0] = ns_fire && ns_more;
+  assign act_ins_id[0]    = nf;
+  assign act_ins_valid[1] = i2_go && (i2_advanced || i2_wnd_we || i2_mark_we);
+  assign act_ins_id[1]    = i2f;
+  assign act_ins_valid[2] = txn_valid_i && (t_gen - tx_q[txn_flow_i] == ptr_t'(RingN));
+  assign act_ins_id[2]    = txn_flow_i;
+  assign act_ins_valid[3] = p_insert || c_post;
+  assign act_ins_id[3]    = p_insert ? pf : cf;
+
+  // ---------------------------------------------------------------------
+  // CR port.
+  assign enq_valid_o = c_add || ns_fire;
+  assign enq_init_o  = c_add;
+  assign enq_flow_o  = c_add ? cf : nf;
+  assign enq_idx_o   = n_idx;
+  assign enq_rtx_o   = ns_rtx;
+  assign enq_len_o   = (n_idx + 32'd1 == n_posted) ? last_len_q[nf] : seg_size_q[nf];
+
+  // ---------------------------------------------------------------------
+  // Notes: burst complete. A 4-entry queue; dropped (counted) when full.
+  localparam int unsigned NoteDepth = 4;
+  logic  note_push, note_pop, note_full;
+  logic [2:0] note_cnt_q;
+  logic [NoteDepth-1:0][IdW+32-1:0] note_q;
+  assign note_push    = i2_go && i2_advanced && s1_q.new_start == posted_q[i2f];
+  assign note_pop     = note_valid_o && note_ready_i;
+  assign note_full    = note_cnt_q == 3'(NoteDepth);
+  assign note_valid_o = note_cnt_q != '0;
+  assign {note_flow_o, note_acked_o} = note_q[0];
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      note_cnt_q <= '0;
+    end else begin
+      note_cnt_q <= note_cnt_q + 3'(note_push && (!note_full || note_pop)) - 3'(note_pop);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    for (int unsigned i = 0; i < NoteDepth; i++) begin
+      if (note_push && (!note_full || note_pop)
+          && 3'(i) == note_cnt_q - 3'(note_pop)) begin
+        note_q[i] <= {i2f, s1_q.new_start};
+      end else if (note_pop && i + 1 < NoteDepth) begin
+        note_q[i] <= note_q[i+1];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------
+  // Counters.
+  always_comb begin
+    stats_d = stats_q;
+    if (rx_q.valid && !i1_present)               stats_d.rx_unknown_flow += 1;
+    if (rx_q.valid && i1_present && !i1_type_ok) stats_d.rx_bad_type += 1;
+    if (rx_q.valid && i1_present && i1_type_ok && !i1_ack_ok) stats_d.rx_bad_ack += 1;
+    if (i1_ok && rx_q.sack_valid && !i1_sack_ok) stats_d.rx_bad_sack += 1;
+    if (c_bad)                                   stats_d.ctrl_bad += 1;
+    if (note_push && note_full && !note_pop)     stats_d.note_drops += 1;
+    if (p_call && p_timeout)                     stats_d.timeouts += 1;
+    if (ns_fire && ns_rtx)                       stats_d.retransmits += 1;
+    if (ns_fire)                                 stats_d.segments += 1;
+  end
+
+  // ---------------------------------------------------------------------
+  // State writes, one always_ff per writer group.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      now_q   <= '0;
+      scan_q  <= '0;
+      stats_q <= '0;
+    end else begin
+      now_q   <= now_q + 32'd1;
+      scan_q  <= scan_q + flow_t'(1);
+      stats_q <= stats_d;
+    end
+  end
+
+  // Control.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      present_q <= '{default: 1'b0};
+    end else if (c_add) begin
+      present_q[cf] <= 1'b1;
+    end else if (c_remove) begin
+      present_q[cf] <= 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (c_add) begin
+      seg_size_q[cf] <= ctrl_len_i;
+      last_len_q[cf] <= ctrl_len_i;
+      posted_q[cf]   <= ctrl_seq_i;
+    end else if (c_post) begin
+      last_len_q[cf] <= ctrl_len_i;
+      posted_q[cf]   <= ctrl_seq_i;
+    end
+  end
+
+  // Incoming stage 1 (and ADD).
+  always_ff @(posedge clk_i) begin
+    if (c_add) begin
+      start_q[cf] <= ctrl_seq_i;
+      acked_q[cf] <= '0;
+    end
+    if (i1_ok) begin
+      start_q[i1f] <= i1_new;
+      acked_q[i1f] <= i1_acked;
+    end
+  end
+
+  // Incoming stage 2 and periodic (and ADD). Never the same flow: a
+  // conflicting periodic visit writes nothing.
+  always_ff @(posedge clk_i) begin
+    if (c_add) begin
+      wnd_q[cf]      <= cnt_t'(InitWnd);
+      mark_q[cf]     <= '0;
+      rto_q[cf]      <= 32'(RtoInit);
+      armed_q[cf]    <= 1'b0;
+      user_q[cf]     <= user_w_t'(UserInit);
+    end
+    if (i2_go) begin
+      if (i2_wnd_we) wnd_q[i2f] <= i2_wnd_new;
+      mark_q[i2f] <= i2_mark_new;
+      rto_q[i2f]  <= i2_rto_new;
+      if (i2_user_we) user_q[i2f] <= i2_user;
+      if (s1_q.new_start == i2_nn) begin
+        armed_q[i2f] <= 1'b0;
+      end else if (i2_restart) begin
+        armed_q[i2f]    <= 1'b1;
+        deadline_q[i2f] <= now_q + i2_rto_new;
+      end
+    end
+    if (p_arm || p_disarm) begin
+      armed_q[pf]    <= p_arm;
+      deadline_q[pf] <= now_q + rto_q[pf];
+    end
+    if (p_call) begin
+      if (p_wnd_we) wnd_q[pf] <= p_wnd_new;
+      if (p_mark_we) mark_q[pf] <= p_mark_new;
+      rto_q[pf] <= p_rto_new;
+      if (p_user_we) user_q[pf] <= p_user;
+      if (p_restart) deadline_q[pf] <= now_q + p_rto_new;
+    end
+  end
+
+  // Next segment (and ADD).
+  always_ff @(posedge clk_i) begin
+    if (c_add) begin
+      next_q[cf] <= ctrl_seq_i;
+      sent_q[cf] <= '0;
+    end
+    if (ns_fire) begin
+      if (ns_rtx) begin
+        sent_q[nf] <= sent_q[nf] ^ ns_flip;
+      end else begin
+        next_q[nf] <= n_nn + 32'd1;
+      end
+    end
+  end
+
+  // Outstanding counters: next-seg (gen) and transmit notify (tx). Reset,
+  // so that an ADD (which waits for gen == tx) works after power-up.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      gen_q <= '{default: '0};
+    end else if (ns_fire) begin
+      gen_q[nf] <= gen_q[nf] + ptr_t'(1);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      tx_q <= '{default: '0};
+    end else if (txn_valid_i) begin
+      tx_q[txn_flow_i] <= tx_q[txn_flow_i] + ptr_t'(1);
+    end
+  end
+endmodule
+
+`default_nettype wire

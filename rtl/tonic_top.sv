@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_top: Tonic sender — data-delivery engine + credit engine (window
+// credit), one segment address per cycle.
+//
+// Streams (docs/tonic-top.md):
+//   ctrl  (valid/ready)  host driver: ADD / POST / REMOVE a flow
+//   rx    (valid only)   incoming control packets, one per cycle
+//   seg   (valid/ready)  segment addresses to the DMA pipeline
+//   note  (valid/ready)  burst-complete notifications to the host
+// The protocol is chosen at build time: protocols/<name>/ on the include
+// path provides user_configs.vh, incoming.v and periodic_updates.v.
+`default_nettype none
+
+module tonic_top
+  import tonic_dd_pkg::*;
+#(
+  /// Number of flows (1024; also builds at 2048 and 4096).
+  parameter int unsigned FlowCount = 1024,
+  /// Window ring size in segments (128, also 256).
+  parameter int unsigned Window = 128,
+  /// Addresses per flow generated ahead of credit (N).
+  parameter int unsigned RingN = 16,
+  /// Width of segment lengths (bytes).
+  parameter int unsigned LenW = 16,
+  /// Flow id width (do not override).
+  localparam int unsigned IdW = $clog2(FlowCount)
+) (
+  input  wire logic            clk_i,
+  input  wire logic            rst_i,
+  // Control.
+  input  wire logic            ctrl_valid_i,
+  output logic                 ctrl_ready_o,
+  input  wire ctrl_op_e        ctrl_op_i,
+  input  wire logic [IdW-1:0]  ctrl_flow_i,
+  input  wire seq_t            ctrl_seq_i,
+  input  wire logic [LenW-1:0] ctrl_len_i,
+  // Incoming control packets (no ready).
+  input  wire logic            rx_valid_i,
+  input  wire logic [IdW-1:0]  rx_flow_i,
+  input  wire rx_type_e        rx_type_i,
+  input  wire seq_t            rx_cum_ack_i,
+  input  wire logic            rx_sack_valid_i,
+  input  wire seq_t            rx_sack_idx_i,
+  input  wire logic            rx_ecn_i,
+  input  wire logic [15:0]     rx_grant_i,
+  // Segment addresses.
+  output logic                 seg_valid_o,
+  input  wire logic            seg_ready_i,
+  output logic      [IdW-1:0]  seg_flow_o,
+  output seq_t                 seg_idx_o,
+  output logic                 seg_rtx_o,
+  output logic      [LenW-1:0] seg_len_o,
+  // Notifications.
+  output logic                 note_valid_o,
+  input  wire logic            note_ready_i,
+  output logic      [IdW-1:0]  note_flow_o,
+  output seq_t                 note_acked_o,
+  // Counters.
+  output dd_stats_t            stats_o,
+  output logic      [IdW:0]    active_flows_o,
+  output logic      [IdW:0]    ready_flows_o,
+  output logic                 cr_enq_drop_o
+);
+  logic            enq_valid, enq_init, enq_rtx;
+  logic [IdW-1:0]  enq_flow;
+  seq_t            enq_idx;
+  logic [LenW-1:0] enq_len;
+  logic            txn_valid;
+  logic [IdW-1:0]  txn_flow;
+
+  tonic_dd_engine #(
+    .FlowCount(FlowCount),
+    .W        (Window),
+    .RingN    (RingN),
+    .LenW     (LenW)
+  ) u_dd (
+    .clk_i          (clk_i),
+    .rst_i          (rst_i),
+    .ctrl_valid_i   (ctrl_valid_i),
+    .ctrl_ready_o   (ctrl_ready_o),
+    .ctrl_op_i      (ctrl_op_i),
+    .ctrl_flow_i    (ctrl_flow_i),
+    .ctrl_seq_i     (ctrl_seq_i),
+    .ctrl_len_i     (ctrl_len_i),
+    .rx_valid_i     (rx_valid_i),
+    .rx_flow_i      (rx_flow_i),
+    .rx_type_i      (rx_type_i),
+    .rx_cum_ack_i   (rx_cum_ack_i),
+    .rx_sack_valid_i(rx_sack_valid_i),
+    .rx_sack_idx_i  (rx_sack_idx_i),
+    .rx_ecn_i       (rx_ecn_i),
+    .rx_grant_i     (rx_grant_i),
+    .enq_valid_o    (enq_valid),
+    .enq_init_o     (enq_init),
+    .enq_flow_o     (enq_flow),
+    .enq_idx_o      (enq_idx),
+    .enq_rtx_o      (enq_rtx),
+    .enq_len_o      (enq_len),
+    .txn_valid_i    (txn_valid),
+    .txn_flow_i     (txn_flow),
+    .note_valid_o   (note_valid_o),
+    .note_ready_i   (note_ready_i),
+    .note_flow_o    (note_flow_o),
+    .note_acked_o   (note_acked_o),
+    .stats_o        (stats_o),
+    .active_flows_o (active_flows_o)
+  );
+
+  tonic_cr_engine #(
+    .FlowCount(FlowCount),
+    .RingN    (RingN),
+    .LenW     (LenW)
+  ) u_cr (
+    .clk_i        (clk_i),
+    .rst_i        (rst_i),
+    .enq_valid_i  (enq_valid),
+    .enq_init_i   (enq_init),
+    .enq_flow_i   (enq_flow),
+    .enq_idx_i    (enq_idx),
+    .enq_rtx_i    (enq_rtx),
+    .enq_len_i    (enq_len),
+    .seg_valid_o  (seg_valid_o),
+    .seg_ready_i  (seg_ready_i),
+    .seg_flow_o   (seg_flow_o),
+    .seg_idx_o    (seg_idx_o),
+    .seg_rtx_o    (seg_rtx_o),
+    .seg_len_o    (seg_len_o),
+    .txn_valid_o  (txn_valid),
+    .txn_flow_o   (txn_flow),
+    .enq_drop_o   (cr_enq_drop_o),
+    .ready_flows_o(ready_flows_o)
+  );
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+// Inputs and outputs of the protocol modules (docs/protocol-api.md), for
+// the C++ twins tb/common/ref/proto_<name>.hpp.
+//
+// Plain C++ (no Verilator headers). ProtoIn holds every input port of
+// tonic_proto_incoming and tonic_proto_periodic (the incoming-only and
+// periodic-only ones are ignored by the other module); ProtoOut holds every
+// output port. Bitmaps are rings of W bits (W is a runtime value, at most
+// 256): segment s is bit s % W; bits at W and above are 0. The user state is
+// the packed struct of the protocol's user_configs.vh as a bit vector:
+// the first field of the struct is the most significant.
+#pragma once
+
+#include <bitset>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+namespace tonic::ref {
+
+constexpr unsigned kProtoMaxW = 256;      // largest ring the twins support
+constexpr unsigned kProtoMaxUserW = 128;  // largest user state
+using ProtoRing = std::bitset<kProtoMaxW>;
+using ProtoUser = std::bitset<kProtoMaxUserW>;
+
+/// tonic_dd_pkg::rx_type_e
+enum RxType : uint8_t { kRxAck = 0, kRxSack = 1, kRxNack = 2, kRxPull = 3, kRxCnp = 4, kRxResend = 5 };
+
+/// Every input port. Fields are the port names without the _i suffix.
+struct ProtoIn {
+  uint32_t w = 128;  // module parameter W (ring size)
+  // Common inputs.
+  uint32_t now = 0;
+  uint32_t wnd_start = 0;
+  uint32_t wnd = 1;  // CntW bits
+  uint32_t next_new = 0;
+  uint32_t posted = 0;
+  uint32_t flight = 0;  // CntW bits
+  ProtoRing acked;
+  ProtoRing pending;
+  uint32_t rto = 0;
+  ProtoUser user;
+  // Incoming only.
+  uint8_t type = kRxAck;  // 3 bits
+  uint32_t cum_ack = 0;
+  bool sack_valid = false;
+  uint32_t sack_idx = 0;
+  bool ecn = false;
+  uint16_t grant = 0;
+  uint32_t old_start = 0;
+  uint32_t newly_acked = 0;  // CntW bits
+  bool dup = false;
+  // Periodic only.
+  bool timeout = false;
+};
+
+/// Every output port. Value fields are 0 when their enable is 0.
+struct ProtoOut {
+  bool wnd_we = false;
+  uint32_t wnd = 0;
+  bool mark_we = false;
+  uint32_t mark_lo = 0;
+  uint32_t mark_hi = 0;
+  bool rto_we = false;
+  uint32_t rto = 0;
+  bool timer_restart = false;
+  bool user_we = false;
+  ProtoUser user;
+
+  bool operator==(const ProtoOut& o) const {
+    return wnd_we == o.wnd_we && wnd == o.wnd && mark_we == o.mark_we && mark_lo == o.mark_lo &&
+           mark_hi == o.mark_hi && rto_we == o.rto_we && rto == o.rto &&
+           timer_restart == o.timer_restart && user_we == o.user_we && user == o.user;
+  }
+  bool operator!=(const ProtoOut& o) const { return !(*this == o); }
+  /// True if the module writes nothing at all.
+  bool writes_nothing() const { return !wnd_we && !mark_we && !rto_we && !timer_restart && !user_we; }
+};
+
+/// Hex string of the low `bits` bits of a bit vector (most significant first).
+template <std::size_t N>
+std::string to_hex(const std::bitset<N>& b, unsigned bits) {
+  std::string s;
+  for (int nib = static_cast<int>((bits + 3) / 4) - 1; nib >= 0; --nib) {
+    unsigned v = 0;
+    for (unsigned k = 0; k < 4; ++k) {
+      const unsigned i = static_cast<unsigned>(nib) * 4 + k;
+      if (i < bits && b[i]) v |= 1U << k;
+    }
+    s += "0123456789abcdef"[v];
+  }
+  return s;
+}
+
+inline std::string to_string(const ProtoOut& o, unsigned user_w) {
+  std::ostringstream s;
+  s << "{wnd " << o.wnd_we << ":" << o.wnd << ", mark " << o.mark_we << ":[" << o.mark_lo << ","
+    << o.mark_hi << "), rto " << o.rto_we << ":" << o.rto << ", restart " << o.timer_restart
+    << ", user " << o.user_we << ":" << to_hex(o.user, user_w) << "}";
+  return s.str();
+}
+
+inline std::string to_string(const ProtoIn& in, unsigned user_w) {
+  std::ostringstream s;
+  s << "{W " << in.w << ", now " << in.now << ", wnd_start " << in.wnd_start << ", wnd " << in.wnd
+    << ", next_new " << in.next_new << ", posted " << in.posted << ", flight " << in.flight
+    << ", acked " << to_hex(in.acked, in.w) << ", pending " << to_hex(in.pending, in.w) << ", rto "
+    << in.rto << ", user " << to_hex(in.user, user_w) << ", type " << unsigned{in.type}
+    << ", cum_ack " << in.cum_ack << ", sack " << in.sack_valid << ":" << in.sack_idx << ", ecn "
+    << in.ecn << ", grant " << in.grant << ", old_start " << in.old_start << ", newly_acked "
+    << in.newly_acked << ", dup " << in.dup << ", timeout " << in.timeout << "}";
+  return s.str();
+}
+
+namespace proto {
+
+/// Serial-number compare a < b (tonic_dd_pkg::seq_lt).
+inline bool seq_lt(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
+
+/// CntW = $clog2(W) + 1: the width of wnd, flight and newly_acked.
+inline unsigned cnt_w(uint32_t w) {
+  unsigned l = 0;
+  while ((uint32_t{1} << l) < w) ++l;
+  return l + 1;
+}
+inline uint32_t low_bits(uint32_t v, unsigned bits) {
+  return bits >= 32 ? v : v & ((uint32_t{1} << bits) - 1);
+}
+
+/// Reads the fields of a packed struct in declaration order (first field =
+/// most significant bits).
+class FieldReader {
+ public:
+  FieldReader(const ProtoUser& b, unsigned width) : b_(b), pos_(width) {}
+  uint32_t take(unsigned bits) {
+    pos_ -= bits;
+    uint32_t v = 0;
+    for (unsigned k = 0; k < bits; ++k) v |= static_cast<uint32_t>(b_[pos_ + k]) << k;
+    return v;
+  }
+
+ private:
+  const ProtoUser& b_;
+  unsigned pos_;
+};
+
+/// Writes the fields of a packed struct in declaration order.
+class FieldWriter {
+ public:
+  explicit FieldWriter(unsigned width) : pos_(width) {}
+  FieldWriter& put(uint32_t v, unsigned bits) {
+    pos_ -= bits;
+    for (unsigned k = 0; k < bits; ++k) b_[pos_ + k] = (v >> k) & 1U;
+    return *this;
+  }
+  const ProtoUser& bits() const { return b_; }
+
+ private:
+  ProtoUser b_;
+  unsigned pos_;
+};
+
+/// The window output: 1..W (the modules clamp it themselves).
+inline uint32_t clamp_wnd(uint32_t x, uint32_t w) { return x == 0 ? 1 : (x > w ? w : x); }
+
+/// max(FlightSize / 2, 2)
+inline uint32_t half_flight(uint32_t flight) { return (flight >> 1) < 2 ? 2 : (flight >> 1); }
+
+/// Exponential back-off: min(2 * rto, rto_max), computed in 33 bits.
+inline uint32_t backoff(uint32_t rto, uint32_t rto_max) {
+  const uint64_t d = uint64_t{rto} << 1;
+  return d > rto_max ? rto_max : static_cast<uint32_t>(d);
+}
+
+/// Number of set bits among the W ring bits.
+inline uint32_t ring_popcount(const ProtoRing& r, uint32_t w) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < w; ++i) n += r[i] ? 1 : 0;
+  return n;
+}
+
+/// Slow start / congestion avoidance on a new ack (Reno, NewReno and SACK
+/// outside recovery). Returns the new window; updates ca_cnt (9 bits).
+inline uint32_t grow_window(uint32_t wnd, uint32_t newly, uint32_t ssthresh, uint32_t& ca_cnt,
+                            uint32_t ss_ack_cap) {
+  const uint32_t ca_sum = ca_cnt + newly;
+  if (wnd < ssthresh) {
+    ca_cnt = 0;
+    return wnd + (newly < ss_ack_cap ? newly : ss_ack_cap);
+  }
+  if (ca_sum >= wnd) {
+    ca_cnt = (ca_sum - wnd > 511) ? 511 : ca_sum - wnd;
+    return wnd + 1;
+  }
+  ca_cnt = ca_sum;
+  return wnd;
+}
+
+}  // namespace proto
+}  // namespace tonic::ref

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+// C++ twin of protocols/sack (TCP SACK loss recovery, RFC 6675): the same
+// outputs as tonic_proto_incoming / tonic_proto_periodic, bit for bit, for
+// every input (inputs are first cut to their port widths). Plain C++, no
+// Verilator. The rules are documented in protocols/sack/README.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "common/ref/proto_io.hpp"
+
+namespace tonic::ref::sack {
+
+// user_configs.vh
+constexpr unsigned kUserW = 64;
+constexpr uint32_t kInitWnd = 10;
+constexpr uint32_t kRtoInit = 20000;
+constexpr uint32_t kRtoMin = 20000;
+constexpr uint32_t kRtoMax = 1280000;
+constexpr uint32_t kSsAckCap = 2;
+constexpr bool kUserIncomingWins = true;
+constexpr uint32_t kSsthreshInfinite = 511;
+
+/// user_t. Positions are distances from wnd_start (8 bits).
+struct User {
+  uint32_t dup_acks = 0;  // 2 bits
+  bool in_rec = false;
+  bool rto_guard = false;
+  uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
+  uint32_t ca_cnt = 0;                    // 9 bits
+  uint32_t rec_off = 0;                   // RecoveryPoint - wnd_start
+  uint32_t high_off = 0;                  // end of the marked range - wnd_start
+  uint32_t sack_cnt = 0;                  // 0..3
+  std::array<uint32_t, 3> sack_off{};     // [0] highest; unused entries 0
+  bool operator==(const User& o) const {
+    return dup_acks == o.dup_acks && in_rec == o.in_rec && rto_guard == o.rto_guard &&
+           ssthresh == o.ssthresh && ca_cnt == o.ca_cnt && rec_off == o.rec_off &&
+           high_off == o.high_off && sack_cnt == o.sack_cnt && sack_off == o.sack_off;
+  }
+};
+
+inline User unpack(const ProtoUser& b) {
+  proto::FieldReader r(b, kUserW);
+  User u;
+  u.dup_acks = r.take(2);
+  u.in_rec = r.take(1);
+  u.rto_guard = r.take(1);
+  u.ssthresh = r.take(9);
+  u.ca_cnt = r.take(9);
+  u.rec_off = r.take(8);
+  u.high_off = r.take(8);
+  u.sack_cnt = r.take(2);
+  u.sack_off[2] = r.take(8);  // packed [2:0][7:0]: element 2 is the most significant
+  u.sack_off[1] = r.take(8);
+  u.sack_off[0] = r.take(8);
+  return u;
+}
+
+inline ProtoUser pack(const User& u) {
+  return proto::FieldWriter(kUserW)
+      .put(u.dup_acks, 2)
+      .put(u.in_rec, 1)
+      .put(u.rto_guard, 1)
+      .put(u.ssthresh, 9)
+      .put(u.ca_cnt, 9)
+      .put(u.rec_off, 8)
+      .put(u.high_off, 8)
+      .put(u.sack_cnt, 2)
+      .put(u.sack_off[2], 8)
+      .put(u.sack_off[1], 8)
+      .put(u.sack_off[0], 8)
+      .bits();
+}
+
+/// UserInit
+inline ProtoUser user_init() { return pack(User{}); }
+
+/// RecoveryPoint = next_new - 1 as a distance from wnd_start (8 bits).
+inline uint32_t rec_offset(uint32_t flight) { return flight == 0 ? 0 : (flight - 1) & 0xff; }
+
+/// The three highest SACKs after this event, in the new window (offsets
+/// from wnd_start): the stored ones aged by the cumulative advance `dadv`,
+/// plus this event's SACK at offset `n` if `n_ok` and not already there.
+inline void update_top3(const User& u, uint32_t dadv, bool n_ok, uint32_t n, uint32_t& cnt,
+                        std::array<uint32_t, 3>& top) {
+  std::array<bool, 3> alive{};
+  std::array<uint32_t, 3> aged{};
+  bool prefix = true;
+  for (unsigned k = 0; k < 3; ++k) {
+    prefix = prefix && u.sack_cnt > k && dadv <= u.sack_off[k];
+    alive[k] = prefix;
+    aged[k] = (u.sack_off[k] - dadv) & 0xff;
+  }
+  bool same = false;
+  std::array<bool, 3> above{};
+  for (unsigned k = 0; k < 3; ++k) {
+    same = same || (alive[k] && n == aged[k]);
+    above[k] = !alive[k] || n > aged[k];
+  }
+  const bool ins = n_ok && !same && (above[0] || above[1] || above[2]);
+  const uint32_t live = alive[2] ? 3 : alive[1] ? 2 : alive[0] ? 1 : 0;
+  cnt = (ins && live != 3) ? live + 1 : live;
+  if (ins && above[0]) {
+    top = {n, aged[0], aged[1]};
+  } else if (ins && above[1]) {
+    top = {aged[0], n, aged[1]};
+  } else if (ins && above[2]) {
+    top = {aged[0], aged[1], n};
+  } else {
+    top = aged;
+  }
+  for (unsigned k = 0; k < 3; ++k) {
+    if (k >= cnt) top[k] = 0;
+  }
+}
+
+/// tonic_proto_incoming
+inline ProtoOut incoming(const ProtoIn& in) {
+  const unsigned cw = proto::cnt_w(in.w);
+  const uint32_t wnd = proto::low_bits(in.wnd, cw);
+  const uint32_t flight = proto::low_bits(in.flight, cw);
+  const uint32_t newly = proto::low_bits(in.newly_acked, cw);
+  const User u = unpack(in.user);
+  User n = u;
+  ProtoOut o;
+
+  const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
+  const uint32_t adv = in.wnd_start - in.old_start;
+  const uint32_t dadv = new_ack ? adv : 0;
+  const bool passed = new_ack && adv > u.rec_off;  // cum ack > RecoveryPoint
+  const uint32_t sacked = proto::ring_popcount(in.acked, in.w);
+
+  const uint32_t new_off = in.sack_idx - in.wnd_start;
+  const bool new_ok = in.sack_valid && new_off < in.w;
+  uint32_t cnt = 0;
+  std::array<uint32_t, 3> top{};
+  update_top3(u, dadv, new_ok, new_off & 0xff, cnt, top);
+
+  const bool third_ok = cnt == 3;
+  const uint32_t third = top[2];
+  const bool lost_head = third_ok && third != 0;  // IsLost(wnd_start)
+  // A duplicate ack counts only if it SACKs new data (RFC 6675 section 2).
+  const bool sack_dup = in.dup && !new_ack && newly != 0;
+  const bool third_dup = sack_dup && !u.in_rec && u.dup_acks == 2;
+  const bool guard_n = u.rto_guard && !passed;
+  const bool ev = new_ack || in.dup || new_ok;
+  const bool enter = ev && !u.in_rec && !guard_n && (third_dup || lost_head);
+  const uint32_t enter_hi = lost_head ? third : 1;
+  const uint32_t high_aged = dadv <= u.high_off ? ((u.high_off - dadv) & 0xff) : 0;
+  const uint32_t rec_left = (u.rec_off - adv) & 0xff;
+  const uint32_t half = proto::half_flight(flight);
+
+  n.dup_acks = new_ack ? 0 : (sack_dup && !u.in_rec && u.dup_acks != 3) ? u.dup_acks + 1 : u.dup_acks;
+  n.rto_guard = guard_n;
+  n.rec_off = guard_n ? rec_left : 0;
+  n.high_off = 0;
+  n.sack_cnt = cnt;
+  n.sack_off = top;
+  uint32_t wnd_n = 0, lo_off = 0, hi_off = 0;
+  o.user_we = ev;
+  if (ev) {
+    if (new_ack) {
+      o.rto_we = true;
+      o.timer_restart = flight != 0;
+    }
+    if (enter) {
+      o.wnd_we = o.mark_we = true;
+      hi_off = enter_hi;
+      n.in_rec = true;
+      n.ssthresh = half;
+      n.ca_cnt = 0;
+      n.rec_off = rec_offset(flight);
+      n.high_off = enter_hi;
+      wnd_n = half + sacked;
+    } else if (u.in_rec && !passed) {
+      o.wnd_we = true;
+      n.rec_off = rec_left;
+      n.high_off = high_aged;
+      wnd_n = u.ssthresh + sacked;
+      if (third_ok && third > high_aged) {
+        o.mark_we = true;
+        lo_off = high_aged;
+        hi_off = third;
+        n.high_off = third;
+      }
+    } else if (u.in_rec) {
+      o.wnd_we = true;
+      n.in_rec = false;
+      n.ca_cnt = 0;
+      wnd_n = u.ssthresh;
+    } else if (new_ack) {
+      o.wnd_we = true;
+      wnd_n = proto::grow_window(wnd, newly, u.ssthresh, n.ca_cnt, kSsAckCap);
+    }
+  }
+  o.wnd = o.wnd_we ? proto::clamp_wnd(wnd_n, in.w) : 0;
+  o.mark_lo = o.mark_we ? in.wnd_start + lo_off : 0;
+  o.mark_hi = o.mark_we ? in.wnd_start + hi_off : 0;
+  o.rto = o.rto_we ? kRtoInit : 0;
+  if (o.user_we) o.user = pack(n);
+  return o;
+}
+
+/// tonic_proto_periodic
+inline ProtoOut periodic(const ProtoIn& in) {
+  ProtoOut o;
+  if (!in.timeout) return o;
+  const uint32_t flight = proto::low_bits(in.flight, proto::cnt_w(in.w));
+  User n = unpack(in.user);
+  n.dup_acks = 0;
+  n.in_rec = false;
+  n.rto_guard = true;
+  n.ssthresh = proto::half_flight(flight);
+  n.ca_cnt = 0;
+  n.high_off = 0;
+  n.rec_off = rec_offset(flight);
+  o.wnd_we = o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
+  o.wnd = 1;
+  o.mark_lo = in.wnd_start;
+  o.mark_hi = in.next_new;
+  o.rto = proto::backoff(in.rto, kRtoMax);
+  o.user = pack(n);
+  return o;
+}
+
+}  // namespace tonic::ref::sack

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tests common to every protocol module (rtl/manifest/proto.json): a
+// "nothing happened" event writes nothing; >= 100,000 seeded random input
+// vectors per model, every output compared with the C++ twin; closed-loop
+// random flows (loss, reordering, timeouts) that must deliver everything.
+// Protocol rules: test_reno.cpp, test_newreno.cpp, test_sack.cpp.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "proto_models.hpp"
+
+using namespace tonic;
+using namespace tonic::prototb;
+
+namespace {
+constexpr int kRandomVectors = 100000;
+
+/// Value outputs are 0 whenever their enable is 0; the window is 1..W.
+void check_output_form(const ProtoOut& o, uint32_t w) {
+  if (!o.wnd_we) REQUIRE(o.wnd == 0);
+  if (o.wnd_we) REQUIRE((o.wnd >= 1 && o.wnd <= w));
+  if (!o.mark_we) REQUIRE((o.mark_lo == 0 && o.mark_hi == 0));
+  if (!o.rto_we) REQUIRE(o.rto == 0);
+  if (!o.user_we) REQUIRE(o.user.none());
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("proto: an event where nothing happened writes nothing", "[proto][smoke]",
+                   PROTO_CONFIGS) {
+  using Twin = typename TestType::Twin;
+  constexpr uint32_t W = TestType::W;
+  TONIC_SEED(0x9207'0001);
+  Rng rng(tonic_seed_);
+  Pair<TestType> p;
+  auto check = [&](const ProtoIn& in) {
+    const ProtoOut got = p.model(in);
+    INFO(describe(in, got, p.twin(in), Twin::kUserW));
+    REQUIRE(got.writes_nothing());
+    check_output_form(got, W);
+    REQUIRE(got == p.twin(in));
+  };
+  // All inputs zero: an ACK of nothing (incoming) or a visit without
+  // timeout (periodic).
+  ProtoIn zero;
+  zero.w = W;
+  zero.wnd = 0;
+  check(zero);
+  // Any state, any event fields, as long as nothing happened: the window did
+  // not move, no dup ack, no SACK, nothing newly acked, no timeout.
+  for (int n = 0; n < 20000; ++n) {
+    ProtoIn in = random_in(rng, W, Twin::kUserW, Twin::kRtoInit);
+    if constexpr (TestType::kIncoming) {
+      in.type = ref::kRxAck;
+      in.old_start = in.wnd_start;
+      in.cum_ack = in.wnd_start;
+      in.dup = false;
+      in.newly_acked = 0;
+      in.sack_valid = false;
+    } else {
+      in.timeout = false;
+    }
+    check(in);
+  }
+}
+
+TEMPLATE_TEST_CASE("proto: every output of the model equals the twin on random vectors",
+                   "[proto][stress]", PROTO_CONFIGS) {
+  using Twin = typename TestType::Twin;
+  constexpr uint32_t W = TestType::W;
+  TONIC_SEED(0x9207'0002);
+  Rng rng(tonic_seed_);
+  Pair<TestType> p;
+  int mismatches = 0;
+  uint64_t wnd_we = 0, mark_we = 0, rto_we = 0, restart = 0, user_we = 0;
+  for (int n = 0; n < kRandomVectors; ++n) {
+    const ProtoIn in = random_in(rng, W, Twin::kUserW, Twin::kRtoInit);
+    const ProtoOut got = p.model(in);
+    const ProtoOut want = p.twin(in);
+    if (got != want) {
+      INFO("vector " << n << "\n" << describe(in, got, want, Twin::kUserW));
+      CHECK(got == want);
+      if (++mismatches >= 5) break;
+      continue;
+    }
+    check_output_form(got, W);
+    wnd_we += got.wnd_we;
+    mark_we += got.mark_we;
+    rto_we += got.rto_we;
+    restart += got.timer_restart;
+    user_we += got.user_we;
+  }
+  REQUIRE(mismatches == 0);
+  // The generator reaches every write (guards against a degenerate one).
+  INFO("wnd " << wnd_we << " mark " << mark_we << " rto " << rto_we << " restart " << restart
+              << " user " << user_we);
+  CHECK(wnd_we > 1000);
+  CHECK(mark_we > 1000);
+  CHECK(rto_we > 1000);
+  CHECK(restart > 1000);
+  CHECK(user_we > 1000);
+}
+
+// ---------------------------------------------------------------------------
+// Closed loop: one flow over a lossy, reordering network to a receiver that
+// acks every segment (cumulative ack + a SACK of the segment when it arrived
+// out of order). Every event is checked against the twin inside FlowSim; the
+// flow must deliver all its segments.
+
+namespace {
+
+template <class Flow>
+void random_flow(uint64_t seed, uint32_t segments, double loss, bool spurious_rto) {
+  Rng rng(seed);
+  const uint32_t start = rng.chance(0.5) ? static_cast<uint32_t>(0u - rng.below(3000))
+                                         : static_cast<uint32_t>(rng.bits64());
+  Flow f(start);
+  const uint32_t end = start + segments;
+  std::deque<uint32_t> data;  // segments on their way to the receiver
+  struct Ack {
+    uint32_t cum;
+    std::optional<uint32_t> sack;
+  };
+  std::deque<Ack> acks;
+  std::set<uint32_t> rcv;  // received above rcv_next
+  uint32_t rcv_next = start;
+  uint64_t timeouts = 0, marked = 0, steps = 0;
+  const uint64_t max_steps = uint64_t{segments} * 200;
+  auto can_send = [&] {
+    return !f.pending.empty() ||
+           (proto::seq_lt(f.next_new, f.wnd_start + f.wnd) && proto::seq_lt(f.next_new, end));
+  };
+  while (f.wnd_start != end) {
+    REQUIRE(++steps < max_steps);
+    const unsigned action = static_cast<unsigned>(rng.below(10));
+    if (action < 4) {
+      // Transmit: the lowest pending retransmission, else new data.
+      std::optional<uint32_t> s;
+      for (uint32_t p : f.pending) {
+        if (!s || proto::seq_lt(p - f.wnd_start, *s - f.wnd_start)) s = p;
+      }
+      if (s) {
+        f.pending.erase(*s);
+      } else if (proto::seq_lt(f.next_new, f.wnd_start + f.wnd) && proto::seq_lt(f.next_new, end)) {
+        s = f.next_new;
+        f.send(1);
+      }
+      if (s && !rng.chance(loss)) {
+        // Mostly in order; sometimes overtakes up to 3 packets.
+        const std::size_t back = std::min<std::size_t>(data.size(), rng.chance(0.1) ? rng.below(4) : 0);
+        data.insert(data.end() - static_cast<std::ptrdiff_t>(back), *s);
+      }
+    } else if (action < 7 && !data.empty()) {
+      const uint32_t s = data.front();
+      data.pop_front();
+      std::optional<uint32_t> sack;
+      if (proto::seq_lt(s, rcv_next)) {
+        // Duplicate: ack again.
+      } else if (s == rcv_next) {
+        ++rcv_next;
+        while (rcv.erase(rcv_next)) ++rcv_next;
+      } else {
+        rcv.insert(s);
+        sack = s;
+      }
+      if (!rng.chance(loss / 2)) acks.push_back({rcv_next, sack});
+    } else if (action < 10 && !acks.empty()) {
+      const Ack a = acks.front();
+      acks.pop_front();
+      f.ack(a.cum, a.sack);
+      marked += f.newly_marked.size();
+    } else if (f.flight() > 0 && ((data.empty() && acks.empty() && !can_send()) ||
+                                  (spurious_rto && rng.chance(0.002)))) {
+      // Stalled (nothing in the network, nothing the sender may send) or
+      // a spurious timer: RTO.
+      f.timeout();
+      ++timeouts;
+      marked += f.newly_marked.size();
+    } else if (rng.chance(0.05)) {
+      f.visit(false);  // a periodic visit without timeout
+      REQUIRE(f.last_out.writes_nothing());
+    }
+  }
+  std::fprintf(stderr, "  %s: %u segments, loss %.2f%s: %llu events, %llu timeouts, %llu marked\n",
+               Flow::Twin::kName, segments, loss, spurious_rto ? " + spurious RTOs" : "",
+               static_cast<unsigned long long>(f.events), static_cast<unsigned long long>(timeouts),
+               static_cast<unsigned long long>(marked));
+  if (loss > 0) CHECK(marked > 0);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("proto: closed-loop random flows deliver everything and match the twin",
+                   "[proto][stress]", RenoFlow, NewRenoFlow, SackFlow) {
+  TONIC_SEED(0x9207'0003);
+  Rng rng(tonic_seed_);
+  for (int run = 0; run < 12; ++run) {
+    const double loss = run % 3 == 0 ? 0.0 : run % 3 == 1 ? 0.02 : 0.08;
+    const uint64_t seed = rng.bits64();
+    INFO("run " << run << " loss " << loss << " flow seed " << seed);
+    random_flow<TestType>(seed, 2000, loss, run % 2 == 1);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The twins' copies of the configuration equal protocols/<name>/user_configs.vh.
+
+namespace {
+
+/// `localparam int unsigned Name = value;` and `localparam bit Name = 1'bV;`.
+std::map<std::string, uint64_t> vh_constants(const std::string& protocol) {
+  const std::string path = std::string(TONIC_SOURCE_DIR) + "/protocols/" + protocol + "/user_configs.vh";
+  std::ifstream f(path);
+  REQUIRE(f.good());
+  std::stringstream text;
+  text << f.rdbuf();
+  const std::string s = text.str();
+  std::map<std::string, uint64_t> out;
+  const std::regex re(R"(localparam\s+(?:int\s+unsigned|bit)\s+(\w+)\s*=\s*(?:1'b)?(\d+)\s*;)");
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
+    out[(*it)[1]] = std::stoull((*it)[2]);
+  }
+  return out;
+}
+
+template <class Twin>
+void check_constants(uint32_t init_wnd, bool incoming_wins) {
+  auto c = vh_constants(Twin::kName);
+  INFO("protocol " << Twin::kName);
+  CHECK(c["InitWnd"] == init_wnd);
+  CHECK(c["RtoInit"] == Twin::kRtoInit);
+  CHECK(c["RtoMin"] == Twin::kRtoMin);
+  CHECK(c["RtoMax"] == Twin::kRtoMax);
+  CHECK(c["UserIncomingWins"] == (incoming_wins ? 1U : 0U));
+  CHECK(c.count("SsAckCap") == 1);
+}
+
+}  // namespace
+
+TEST_CASE("proto: the twins' constants equal user_configs.vh", "[proto][smoke]") {
+  check_constants<RenoTwin>(ref::reno::kInitWnd, ref::reno::kUserIncomingWins);
+  CHECK(vh_constants("reno")["SsAckCap"] == ref::reno::kSsAckCap);
+  check_constants<NewRenoTwin>(ref::newreno::kInitWnd, ref::newreno::kUserIncomingWins);
+  CHECK(vh_constants("newreno")["SsAckCap"] == ref::newreno::kSsAckCap);
+  check_constants<SackTwin>(ref::sack::kInitWnd, ref::sack::kUserIncomingWins);
+  CHECK(vh_constants("sack")["SsAckCap"] == ref::sack::kSsAckCap);
+}

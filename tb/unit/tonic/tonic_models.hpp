@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// The tonic_top builds of rtl/manifest/tonic.json and their parameters.
+#pragma once
+
+#include <cstdint>
+
+#include "Vtonic_newreno_1024x128.h"
+#include "Vtonic_newreno_2048x256.h"
+#include "Vtonic_newreno_4096x256.h"
+#include "Vtonic_reno_1024x128.h"
+#include "Vtonic_sack_1024x128.h"
+#include "tonic_tb.hpp"
+
+namespace tonic {
+
+#define TONIC_PARAMS(M, F, W, NAME)                                         \
+  template <> struct TonicParams<M> {                                       \
+    static constexpr uint32_t kFlows = F, kWindow = W, kRing = 16;          \
+    static constexpr const char* kProto = NAME;                             \
+  };
+TONIC_PARAMS(Vtonic_reno_1024x128, 1024, 128, "reno")
+TONIC_PARAMS(Vtonic_newreno_1024x128, 1024, 128, "newreno")
+TONIC_PARAMS(Vtonic_sack_1024x128, 1024, 128, "sack")
+TONIC_PARAMS(Vtonic_newreno_2048x256, 2048, 256, "newreno")
+TONIC_PARAMS(Vtonic_newreno_4096x256, 4096, 256, "newreno")
+#undef TONIC_PARAMS
+
+/// Counters of tonic_top's stats_o (dd_stats_t, 32-bit fields, the last
+/// field in word 0).
+enum class Stat : int {
+  kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4,
+  kRxBadSack = 5, kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8
+};
+
+template <class Model>
+uint32_t stat(Model& d, Stat s) {
+  return d.stats_o[static_cast<int>(s)];
+}
+
+}  // namespace tonic

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: Apache-2.0
+// System testbench for tonic_top: a host driver (adds flows, posts data), a
+// network (LinkModel: delay, drops, TCP receiver acks) and a DMA sink with
+// random back-pressure around the Verilated sender, plus checks of every
+// segment address that leaves:
+//   - the flow was added, and the index lies inside the posted data;
+//   - a new segment (rtx = 0) is exactly the next never-sent index of its
+//     flow (no gaps, no repeats); a retransmission (rtx = 1) is an index
+//     that was sent before;
+//   - a new segment lies inside the largest possible window: index <
+//     highest cumulative ack delivered + Window;
+//   - the length is the flow's segment size, or the posted last length for
+//     the last posted segment;
+//   - never more than RingN addresses of a flow between generation and
+//     output: checked through the DUT's own transmit-notify accounting
+//     (the CR engine flags an overflow on cr_enq_drop_o, which must stay 0).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/harness.hpp"
+#include "common/ref/link_model.hpp"
+#include "common/ref/seq.hpp"
+#include "common/rng.hpp"
+
+namespace tonic {
+
+/// Constants of a tonic_top build (from the model's parameters).
+template <class Model> struct TonicParams;
+
+enum class CtrlOp : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };
+enum class RxType : uint8_t { kAck = 0, kSack = 1, kNack = 2, kPull = 3, kCnp = 4, kResend = 5 };
+
+struct CtrlCmd {
+  CtrlOp op = CtrlOp::kAdd;
+  uint32_t flow = 0;
+  uint32_t seq = 0;
+  uint32_t len = 0;
+};
+
+struct RxCmd {
+  uint32_t flow = 0;
+  RxType type = RxType::kAck;
+  uint32_t cum_ack = 0;
+  bool sack_valid = false;
+  uint32_t sack_idx = 0;
+};
+
+struct SegOut {
+  uint64_t cycle = 0;
+  uint32_t flow = 0;
+  uint32_t idx = 0;
+  bool rtx = false;
+  uint32_t len = 0;
+};
+
+/// What the testbench knows about one flow.
+struct FlowTrack {
+  bool added = false;
+  uint32_t start = 0;      // first segment index
+  uint32_t seg_size = 0;
+  uint32_t posted = 0;     // one past the last posted segment
+  uint32_t last_len = 0;
+  uint32_t snd_max = 0;    // one past the highest new segment sent
+  uint32_t acked = 0;      // highest cumulative ack delivered to the DUT
+  uint64_t sent = 0, rtx = 0;
+  uint64_t first_out = 0, last_out = 0;
+};
+
+template <class Model>
+class TonicTb {
+ public:
+  using P = TonicParams<Model>;
+
+  TonicTb(LinkConfig link_cfg, RxConfig rx_cfg, uint64_t seed)
+      : link_(link_cfg, rx_cfg), rng_(seed), flows_(P::kFlows) {
+    auto& d = h_.dut();
+    d.ctrl_valid_i = 0;
+    d.rx_valid_i = 0;
+    d.seg_ready_i = 1;
+    d.note_ready_i = 1;
+    h_.reset();
+  }
+
+  Harness<Model>& h() { return h_; }
+  Model& dut() { return h_.dut(); }
+  LinkModel& link() { return link_; }
+  Rng& rng() { return rng_; }
+  const FlowTrack& flow(uint32_t f) const { return flows_[f]; }
+  uint64_t cycle() const { return h_.cycle(); }
+
+  /// Queue control commands (sent in order, one per cycle when accepted).
+  void add_flow(uint32_t f, uint32_t start, uint32_t seg_size, uint32_t segments) {
+    ctrl_.push_back({CtrlOp::kAdd, f, start, seg_size});
+    if (segments > 0) ctrl_.push_back({CtrlOp::kPost, f, start + segments, seg_size});
+  }
+  void post(uint32_t f, uint32_t end, uint32_t last_len) { ctrl_.push_back({CtrlOp::kPost, f, end, last_len}); }
+  bool ctrl_idle() const { return ctrl_.empty(); }
+
+  /// Extra rx events to inject (before the link's acks), for directed tests.
+  void inject(const RxCmd& r) { inject_.push_back(r); }
+
+  /// Probability that the DMA sink is ready in a cycle (bursty).
+  void set_ready_prob(double p) { ready_p_ = p; }
+  /// Called for every segment address that leaves.
+  std::function<void(const SegOut&)> on_seg;
+
+  /// One cycle.
+  void step() {
+    auto& d = h_.dut();
+    const uint64_t c = h_.cycle();
+    // Control.
+    d.ctrl_valid_i = !ctrl_.empty();
+    if (!ctrl_.empty()) {
+      const CtrlCmd& k = ctrl_.front();
+      d.ctrl_op_i = static_cast<uint8_t>(k.op);
+      d.ctrl_flow_i = k.flow;
+      d.ctrl_seq_i = k.seq;
+      d.ctrl_len_i = k.len;
+    }
+    // Incoming: injected events first, else the network's acks.
+    d.rx_valid_i = 0;
+    for (const AckEvent& a : link_.pop_acks(c)) pending_acks_.push_back(a);
+    if (!inject_.empty()) {
+      drive_rx(inject_.front());
+      inject_.pop_front();
+    } else if (!pending_acks_.empty()) {
+      const AckEvent& a = pending_acks_.front();
+      RxCmd r;
+      r.flow = a.flow;
+      r.type = a.sack_valid ? RxType::kSack : RxType::kAck;
+      r.cum_ack = a.cum_ack;
+      r.sack_valid = a.sack_valid;
+      r.sack_idx = a.sack_idx;
+      drive_rx(r);
+      pending_acks_.pop_front();
+    }
+    // DMA sink.
+    if (rng_.chance(0.1)) ready_ = rng_.chance(ready_p_);
+    if (ready_p_ >= 1.0) ready_ = true;
+    d.seg_ready_i = ready_;
+    d.note_ready_i = 1;
+    h_.eval();
+
+    if (d.ctrl_valid_i && d.ctrl_ready_o) {
+      apply_ctrl(ctrl_.front());
+      ctrl_.pop_front();
+    }
+    if (d.rx_valid_i) {
+      FlowTrack& t = flows_[d.rx_flow_i];
+      if (t.added && seq_lt(t.acked, d.rx_cum_ack_i) && !seq_lt(t.snd_max, d.rx_cum_ack_i)) t.acked = d.rx_cum_ack_i;
+    }
+    if (d.seg_valid_o && d.seg_ready_i) {
+      SegOut s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
+      check_seg(s);
+      ++outs_;
+      link_.push_data(c, s.flow, s.idx, s.len, s.rtx);
+      if (on_seg) on_seg(s);
+    }
+    if (d.note_valid_o) ++notes_;
+    if (d.cr_enq_drop_o) fail(c, "CR ring overflow (more than RingN outstanding)");
+    h_.tick();
+  }
+
+  void run(uint64_t cycles) {
+    for (uint64_t i = 0; i < cycles && errors_ == 0; ++i) step();
+  }
+
+  /// Runs until every added flow has all posted data acked, or `max` cycles.
+  bool run_until_acked(uint64_t max) {
+    for (uint64_t i = 0; i < max && errors_ == 0; ++i) {
+      step();
+      if (i % 64 == 0 && all_acked()) return true;
+    }
+    return all_acked();
+  }
+
+  bool all_acked() const {
+    if (!ctrl_.empty()) return false;
+    for (const auto& t : flows_) {
+      if (t.added && t.acked != t.posted) return false;
+    }
+    return true;
+  }
+
+  uint64_t outs() const { return outs_; }
+  uint64_t notes() const { return notes_; }
+  uint64_t errors() const { return errors_; }
+  const std::string& first_error() const { return first_error_; }
+
+ private:
+  void drive_rx(const RxCmd& r) {
+    auto& d = h_.dut();
+    d.rx_valid_i = 1;
+    d.rx_flow_i = r.flow;
+    d.rx_type_i = static_cast<uint8_t>(r.type);
+    d.rx_cum_ack_i = r.cum_ack;
+    d.rx_sack_valid_i = r.sack_valid;
+    d.rx_sack_idx_i = r.sack_idx;
+    d.rx_ecn_i = 0;
+    d.rx_grant_i = 0;
+  }
+
+  void apply_ctrl(const CtrlCmd& k) {
+    FlowTrack& t = flows_[k.flow];
+    switch (k.op) {
+      case CtrlOp::kAdd:
+        if (t.added) break;  // bad input: the DUT ignores it too
+        t = FlowTrack{};
+        t.added = true;
+        t.start = t.snd_max = t.acked = t.posted = k.seq;
+        t.seg_size = t.last_len = k.len;
+        link_.receiver().open(k.flow, k.seq);
+        break;
+      case CtrlOp::kPost:
+        if (!t.added || seq_lt(k.seq, t.posted)) break;
+        t.posted = k.seq;
+        t.last_len = k.len;
+        break;
+      case CtrlOp::kRemove:
+        t.added = false;
+        break;
+    }
+  }
+
+  void check_seg(const SegOut& s) {
+    if (s.flow >= P::kFlows) return fail(s.cycle, "flow id out of range");
+    FlowTrack& t = flows_[s.flow];
+    auto bad = [&](const std::string& why) {
+      std::ostringstream os;
+      os << "flow " << s.flow << " idx " << s.idx << " rtx " << s.rtx << " len " << s.len << ": " << why;
+      fail(s.cycle, os.str());
+    };
+    if (!t.added) return bad("flow not added");
+    if (!seq_lt(s.idx, t.posted)) return bad("beyond the posted data");
+    if (seq_lt(s.idx, t.start)) return bad("before the first segment");
+    if (!s.rtx) {
+      if (s.idx != t.snd_max) return bad("new segment is not the next one (" + std::to_string(t.snd_max) + ")");
+      if (!seq_lt(s.idx, t.acked + P::kWindow)) return bad("outside the largest window");
+      t.snd_max = s.idx + 1;
+    } else if (!seq_lt(s.idx, t.snd_max)) {
+      return bad("retransmission of a segment never sent");
+    }
+    const uint32_t want = (s.idx + 1 == t.posted) ? t.last_len : t.seg_size;
+    if (s.len != want) return bad("length should be " + std::to_string(want));
+    if (t.sent == 0) t.first_out = s.cycle;
+    t.last_out = s.cycle;
+    ++t.sent;
+    t.rtx += s.rtx;
+  }
+
+  void fail(uint64_t cycle, const std::string& what) {
+    if (errors_++ == 0) first_error_ = "cycle " + std::to_string(cycle) + ": " + what;
+  }
+
+  Harness<Model> h_;
+  LinkModel link_;
+  Rng rng_;
+  std::vector<FlowTrack> flows_;
+  std::deque<CtrlCmd> ctrl_;
+  std::deque<RxCmd> inject_;
+  std::deque<AckEvent> pending_acks_;
+  double ready_p_ = 1.0;
+  bool ready_ = true;
+  uint64_t outs_ = 0, notes_ = 0, errors_ = 0;
+  std::string first_error_;
+};
+
+}  // namespace tonic
