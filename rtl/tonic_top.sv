@@ -59,7 +59,12 @@ module tonic_top
   output dd_stats_t            stats_o,
   output logic      [IdW:0]    active_flows_o,
   output logic      [IdW:0]    ready_flows_o,
-  output logic                 cr_enq_drop_o
+  output logic                 cr_enq_drop_o,
+  // Probe (traces, debug): current state of flow probe_flow_i.
+  input  wire logic [IdW-1:0]  probe_flow_i,
+  output logic [$clog2(Window):0] probe_wnd_o,    // cwnd (segments)
+  output seq_t                 probe_start_o,     // wnd_start
+  output seq_t                 probe_next_o       // next_new
 );
   logic            enq_valid, enq_init, enq_rtx;
   logic [IdW-1:0]  enq_flow;
@@ -103,7 +108,11 @@ module tonic_top
     .note_flow_o    (note_flow_o),
     .note_acked_o   (note_acked_o),
     .stats_o        (stats_o),
-    .active_flows_o (active_flows_o)
+    .active_flows_o (active_flows_o),
+    .probe_flow_i   (probe_flow_i),
+    .probe_wnd_o    (probe_wnd_o),
+    .probe_start_o  (probe_start_o),
+    .probe_next_o   (probe_next_o)
   );
 
   tonic_cr_engine #(

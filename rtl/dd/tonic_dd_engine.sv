@@ -87,7 +87,12 @@ module tonic_dd_engine
   output seq_t                 note_acked_o,  // wnd_start (= posted)
   // Counters, and the number of flows in the active set.
   output dd_stats_t            stats_o,
-  output logic      [IdW:0]    active_flows_o
+  output logic      [IdW:0]    active_flows_o,
+  // Probe (traces, debug): the current state of flow probe_flow_i.
+  input  wire logic [IdW-1:0]  probe_flow_i,
+  output logic [$clog2(W):0]   probe_wnd_o,       // cwnd (segments)
+  output seq_t                 probe_start_o,     // wnd_start
+  output seq_t                 probe_next_o       // next_new
 );
   `include "user_configs.vh"
 
@@ -156,6 +161,10 @@ module tonic_dd_engine
   ring_t       sent_q     [FlowCount];
   ptr_t        gen_q      [FlowCount];
   ptr_t        tx_q       [FlowCount];
+
+  assign probe_wnd_o   = wnd_q[probe_flow_i];
+  assign probe_start_o = start_q[probe_flow_i];
+  assign probe_next_o  = next_q[probe_flow_i];
 
   logic [31:0] now_q;
   dd_stats_t   stats_q, stats_d;

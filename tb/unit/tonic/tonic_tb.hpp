@@ -85,6 +85,7 @@ class TonicTb {
     d.rx_valid_i = 0;
     d.seg_ready_i = 1;
     d.note_ready_i = 1;
+    d.probe_flow_i = 0;
     h_.reset();
   }
 
