@@ -159,6 +159,7 @@ class TonicTb {
     }
     if (d.seg_valid_o && d.seg_ready_i) {
       SegOut s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
+      if (outs_ == mutate_at_) mutate(s);
       check_seg(s);
       ++outs_;
       link_.push_data(c, s.flow, s.idx, s.len, s.rtx);
@@ -188,6 +189,13 @@ class TonicTb {
       if (t.added && t.acked != t.posted) return false;
     }
     return true;
+  }
+
+  /// Self-test of the checks: alter the `at`-th segment address seen
+  /// (0: index + 1, 1: retransmit flag set on a new segment, 2: length).
+  void set_mutation(int kind, uint64_t at) {
+    mutation_ = kind;
+    mutate_at_ = at;
   }
 
   uint64_t outs() const { return outs_; }
@@ -256,6 +264,14 @@ class TonicTb {
     t.rtx += s.rtx;
   }
 
+  void mutate(SegOut& s) const {
+    switch (mutation_) {
+      case 0: s.idx += 1; break;
+      case 1: s.rtx = !s.rtx; break;
+      default: s.len += 1; break;
+    }
+  }
+
   void fail(uint64_t cycle, const std::string& what) {
     if (errors_++ == 0) first_error_ = "cycle " + std::to_string(cycle) + ": " + what;
   }
@@ -270,6 +286,8 @@ class TonicTb {
   double ready_p_ = 1.0;
   bool ready_ = true;
   uint64_t outs_ = 0, notes_ = 0, errors_ = 0;
+  int mutation_ = -1;
+  uint64_t mutate_at_ = UINT64_MAX;
   std::string first_error_;
 };
 
