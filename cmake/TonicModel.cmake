@@ -23,14 +23,16 @@ if(NOT TARGET tonic_verilated_rt)
 endif()
 
 # tonic_add_model(<name> TOP <module> SOURCES <files...> [PARAMS <P=V>...]
-#                 [INCLUDE_DIRS <dirs...>])
+#                 [INCLUDE_DIRS <dirs...>] [TRACE_FST])
 # Builds static library <name> holding the Verilated model class V<name>;
-# it links the shared runtime tonic_verilated_rt. INCLUDE_DIRS are searched
+# it links the shared runtime tonic_verilated_rt. With TRACE_FST the model
+# is Verilated with FST tracing and keeps its own (tracing) runtime, so it
+# must never be linked next to tonic_verilated_rt. INCLUDE_DIRS are searched
 # by `include after rtl/common. Sources named *.v are SystemVerilog
 # (protocol files, docs/protocol-api.md): they get +systemverilogext+v and
 # the lint waivers (file names fixed by the API differ from module names).
 function(tonic_add_model NAME)
-  cmake_parse_arguments(M "" "TOP" "SOURCES;PARAMS;INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(M "TRACE_FST" "TOP" "SOURCES;PARAMS;INCLUDE_DIRS" ${ARGN})
   if(NOT M_TOP OR NOT M_SOURCES)
     message(FATAL_ERROR "tonic_add_model(${NAME}): TOP and SOURCES are required")
   endif()
@@ -44,14 +46,25 @@ function(tonic_add_model NAME)
   if(vsources)
     set(langargs +systemverilogext+v ${TONIC_RTL_DIR}/lint/waivers.vlt)
   endif()
+  set(trace)
+  if(M_TRACE_FST)
+    set(trace TRACE_FST)
+  endif()
   add_library(${NAME} STATIC)
   verilate(${NAME}
     PREFIX V${NAME}
     TOP_MODULE ${M_TOP}
     SOURCES ${M_SOURCES}
     INCLUDE_DIRS ${TONIC_RTL_DIR}/common ${M_INCLUDE_DIRS}
+    ${trace}
     OPT_FAST ${TONIC_VERILATOR_OPT_FAST}
     VERILATOR_ARGS ${TONIC_VERILATOR_ARGS} ${langargs} ${gparams})
+  if(M_TRACE_FST)
+    # verilate() added the tracing runtime (verilated_fst_c.cpp needs zlib).
+    find_package(ZLIB REQUIRED)
+    target_link_libraries(${NAME} PUBLIC ZLIB::ZLIB Threads::Threads)
+    return()
+  endif()
   # Drop the per-model copy of the runtime that verilate() added.
   get_target_property(srcs ${NAME} SOURCES)
   list(FILTER srcs EXCLUDE REGEX "^${VERILATOR_ROOT}/include/")
@@ -92,50 +105,82 @@ function(tonic_add_bench EXE)
   set_property(GLOBAL APPEND PROPERTY TONIC_BENCHES ${EXE})
 endfunction()
 
+# tonic_model_from_manifest(<json> <config> [AS <target>] [TRACE_FST])
+# Declares the Verilated model of one config of rtl/manifest/<block>.json
+# (top, sources, params, optional "include_dirs" relative to the project
+# root), as target <config> or <target>.
+function(tonic_model_from_manifest FILE CONFIG)
+  cmake_parse_arguments(A "TRACE_FST" "AS" "" ${ARGN})
+  file(READ ${FILE} doc)
+  string(JSON n LENGTH "${doc}" configs)
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${doc}" configs ${i} name)
+    if(name STREQUAL CONFIG)
+      set(target ${CONFIG})
+      if(A_AS)
+        set(target ${A_AS})
+      endif()
+      set(trace)
+      if(A_TRACE_FST)
+        set(trace TRACE_FST)
+      endif()
+      _tonic_add_config_model("${doc}" ${i} ${target} ${trace})
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILE})
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "${FILE}: no config ${CONFIG}")
+endfunction()
+
 # tonic_models_from_manifest(<json>)
 # Reads rtl/manifest/<block>.json — the one list of tops, sources and
 # parameter sets shared with `make lint` and `make synth-estimate` — and
 # declares one Verilated model per config (unless the config has
-# "model": false, e.g. a synthesis-only size). Optional "include_dirs"
-# (relative to the project root) are passed to Verilator as -I.
+# "model": false, e.g. a synthesis-only size).
 function(tonic_models_from_manifest FILE)
   file(READ ${FILE} doc)
   string(JSON n LENGTH "${doc}" configs)
   math(EXPR last "${n} - 1")
   foreach(i RANGE ${last})
     string(JSON name GET "${doc}" configs ${i} name)
-    string(JSON top GET "${doc}" configs ${i} top)
     string(JSON want ERROR_VARIABLE err GET "${doc}" configs ${i} model)
     if(NOT err AND NOT want)
       continue()
     endif()
-    string(JSON ns LENGTH "${doc}" configs ${i} sources)
-    math(EXPR slast "${ns} - 1")
-    set(srcs)
-    foreach(s RANGE ${slast})
-      string(JSON src GET "${doc}" configs ${i} sources ${s})
-      list(APPEND srcs ${CMAKE_SOURCE_DIR}/${src})
-    endforeach()
-    set(params)
-    string(JSON np ERROR_VARIABLE err LENGTH "${doc}" configs ${i} params)
-    if(NOT err AND np GREATER 0)
-      math(EXPR plast "${np} - 1")
-      foreach(p RANGE ${plast})
-        string(JSON key MEMBER "${doc}" configs ${i} params ${p})
-        string(JSON val GET "${doc}" configs ${i} params ${key})
-        list(APPEND params "${key}=${val}")
-      endforeach()
-    endif()
-    set(incs)
-    string(JSON ni ERROR_VARIABLE err LENGTH "${doc}" configs ${i} include_dirs)
-    if(NOT err AND ni GREATER 0)
-      math(EXPR ilast "${ni} - 1")
-      foreach(d RANGE ${ilast})
-        string(JSON dir GET "${doc}" configs ${i} include_dirs ${d})
-        list(APPEND incs ${CMAKE_SOURCE_DIR}/${dir})
-      endforeach()
-    endif()
-    tonic_add_model(${name} TOP ${top} SOURCES ${srcs} PARAMS ${params} INCLUDE_DIRS ${incs})
+    _tonic_add_config_model("${doc}" ${i} ${name})
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILE})
+endfunction()
+
+# Config <i> of a manifest document -> tonic_add_model(<target> ...).
+function(_tonic_add_config_model DOC I TARGET)
+  string(JSON top GET "${DOC}" configs ${I} top)
+  string(JSON ns LENGTH "${DOC}" configs ${I} sources)
+  math(EXPR slast "${ns} - 1")
+  set(srcs)
+  foreach(s RANGE ${slast})
+    string(JSON src GET "${DOC}" configs ${I} sources ${s})
+    list(APPEND srcs ${CMAKE_SOURCE_DIR}/${src})
+  endforeach()
+  set(params)
+  string(JSON np ERROR_VARIABLE err LENGTH "${DOC}" configs ${I} params)
+  if(NOT err AND np GREATER 0)
+    math(EXPR plast "${np} - 1")
+    foreach(p RANGE ${plast})
+      string(JSON key MEMBER "${DOC}" configs ${I} params ${p})
+      string(JSON val GET "${DOC}" configs ${I} params ${key})
+      list(APPEND params "${key}=${val}")
+    endforeach()
+  endif()
+  set(incs)
+  string(JSON ni ERROR_VARIABLE err LENGTH "${DOC}" configs ${I} include_dirs)
+  if(NOT err AND ni GREATER 0)
+    math(EXPR ilast "${ni} - 1")
+    foreach(d RANGE ${ilast})
+      string(JSON dir GET "${DOC}" configs ${I} include_dirs ${d})
+      list(APPEND incs ${CMAKE_SOURCE_DIR}/${dir})
+    endforeach()
+  endif()
+  tonic_add_model(${TARGET} TOP ${top} SOURCES ${srcs} PARAMS ${params} INCLUDE_DIRS ${incs} ${ARGN})
 endfunction()

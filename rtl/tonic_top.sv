@@ -64,7 +64,10 @@ module tonic_top
   input  wire logic [IdW-1:0]  probe_flow_i,
   output logic [$clog2(Window):0] probe_wnd_o,    // cwnd (segments)
   output seq_t                 probe_start_o,     // wnd_start
-  output seq_t                 probe_next_o       // next_new
+  output seq_t                 probe_next_o,      // next_new
+  // Trace of the window-group writes (reference-model checks, debugging).
+  output dd_trace_t            trace_in_o,
+  output dd_trace_t            trace_per_o
 );
   logic            enq_valid, enq_init, enq_rtx;
   logic [IdW-1:0]  enq_flow;
@@ -112,7 +115,9 @@ module tonic_top
     .probe_flow_i   (probe_flow_i),
     .probe_wnd_o    (probe_wnd_o),
     .probe_start_o  (probe_start_o),
-    .probe_next_o   (probe_next_o)
+    .probe_next_o   (probe_next_o),
+    .trace_in_o     (trace_in_o),
+    .trace_per_o    (trace_per_o)
   );
 
   tonic_cr_engine #(

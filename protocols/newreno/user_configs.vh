@@ -23,8 +23,9 @@ typedef struct packed {
   logic [7:0] rec_off;    // recover - wnd_start (recover = next_new - 1 when set)
 } user_t;
 
-// The protocol modules take UserW as a parameter (checked against
-// $bits(user_t)) and define TONIC_PROTO_MODULE around the include.
+// The protocol modules take UserW as a parameter; their
+// rtl/dd/tonic_proto_config.svh checks it against $bits(user_t) and defines
+// TONIC_PROTO_MODULE around the include.
 `ifndef TONIC_PROTO_MODULE
 localparam int unsigned UserW = $bits(user_t);
 `endif

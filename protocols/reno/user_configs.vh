@@ -15,8 +15,9 @@ typedef struct packed {
   logic [8:0] ca_cnt;    // segments acked in congestion avoidance since the last +1
 } user_t;
 
-// The protocol modules take UserW as a parameter (checked against
-// $bits(user_t)) and define TONIC_PROTO_MODULE around the include.
+// The protocol modules take UserW as a parameter; their
+// rtl/dd/tonic_proto_config.svh checks it against $bits(user_t) and defines
+// TONIC_PROTO_MODULE around the include.
 `ifndef TONIC_PROTO_MODULE
 localparam int unsigned UserW = $bits(user_t);
 `endif

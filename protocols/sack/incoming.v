@@ -17,58 +17,9 @@
 //  - Outside recovery, new acks: slow start / congestion avoidance as Reno.
 // Every value output is 0 when its enable is 0; wnd_o is in 1..W.
 `default_nettype none
-module tonic_proto_incoming #(
-  /// Window ring size (segments); a power of two, 8..256.
-  parameter int unsigned W = 128,
-  /// User-state width; must equal $bits(user_t) of user_configs.vh (64).
-  parameter int unsigned UserW = 64,
-  /// Count width, holds 0..W (do not override).
-  localparam int unsigned CntW = $clog2(W) + 1
-) (
-  input  wire logic [31:0]            now_i,          // current cycle (unused)
-  input  wire tonic_dd_pkg::seq_t     wnd_start_i,    // window start after this event
-  input  wire logic [CntW-1:0]        wnd_i,          // cwnd (segments), 1..W
-  input  wire tonic_dd_pkg::seq_t     next_new_i,     // next never-sent segment (unused)
-  input  wire tonic_dd_pkg::seq_t     posted_i,       // one past the last posted segment (unused)
-  input  wire logic [CntW-1:0]        flight_i,       // next_new - wnd_start
-  input  wire logic [W-1:0]           acked_i,        // SACKed ring (after this event)
-  input  wire logic [W-1:0]           pending_i,      // pending retransmissions (unused)
-  input  wire logic [31:0]            rto_i,          // current RTO (unused)
-  input  wire logic [UserW-1:0]       user_i,         // user state
-  input  wire tonic_dd_pkg::rx_type_e type_i,         // event type (unused: see README)
-  input  wire tonic_dd_pkg::seq_t     cum_ack_i,      // cumulative ack (unused: wnd_start_i)
-  input  wire logic                   sack_valid_i,   // sack_idx_i is valid
-  input  wire tonic_dd_pkg::seq_t     sack_idx_i,     // one selectively acked segment
-  input  wire logic                   ecn_i,          // (unused)
-  input  wire logic [15:0]            grant_i,        // (unused)
-  input  wire tonic_dd_pkg::seq_t     old_start_i,    // window start before this event
-  input  wire logic [CntW-1:0]        newly_acked_i,  // segments acked by this event
-  input  wire logic                   dup_i,          // duplicate ack
-  output logic                        wnd_we_o,
-  output logic [CntW-1:0]             wnd_o,
-  output logic                        mark_we_o,
-  output tonic_dd_pkg::seq_t          mark_lo_o,
-  output tonic_dd_pkg::seq_t          mark_hi_o,
-  output logic                        rto_we_o,
-  output logic [31:0]                 rto_o,
-  output logic                        timer_restart_o,
-  output logic                        user_we_o,
-  output logic [UserW-1:0]            user_o
-);
-  `define TONIC_PROTO_MODULE
-  `include "user_configs.vh"
-  `undef TONIC_PROTO_MODULE
-
-  if (W < 8 || W > 256 || (W & (W - 1)) != 0) begin : g_check_w
-    $fatal(1, "tonic_proto_incoming (sack): W must be a power of two in 8..256");
-  end
-  if ($bits(user_t) != UserW) begin : g_check_user
-    $fatal(1, "tonic_proto_incoming (sack): UserW must equal $bits(user_t)");
-  end
-
-  // Counts are widened to 10 bits (sums stay below 1024).
-  localparam logic [9:0] WMax = 10'(W);
-  localparam logic [9:0] SsCap = 10'(SsAckCap);
+`include "tonic_proto_ports.svh"
+module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(64)) (`TONIC_PROTO_INCOMING_PORTS);
+  `include "tonic_proto_config.svh"
 
   user_t              u, u_n;
   logic               new_ack, passed, ev;
@@ -136,7 +87,7 @@ module tonic_proto_incoming #(
   // Loss detection. A duplicate ack counts only if it SACKs new data
   // (RFC 6675 section 2): a repeated SACK is no evidence of a loss.
   logic       sack_dup, third_ok, lost_head, third_dup, guard_n, enter;
-  logic [7:0] third, high_aged, rec_left, rec_set, enter_hi;
+  logic [7:0] third, high_aged, rec_left, enter_hi;
   assign third_ok  = sack_cnt_n == 2'd3;
   assign third     = top[2];
   assign lost_head = third_ok && (third != 8'd0);           // IsLost(wnd_start)
@@ -148,18 +99,15 @@ module tonic_proto_incoming #(
   assign enter_hi  = lost_head ? third : 8'd1;
   assign high_aged = (dadv <= 32'(u.high_off)) ? u.high_off - dadv[7:0] : 8'd0;
   assign rec_left  = u.rec_off - adv[7:0];
-  assign rec_set   = (flight_i == '0) ? 8'd0 : 8'(10'(flight_i) - 10'd1);
 
-  // Window arithmetic.
-  logic [9:0] wnd, newly, ssthresh, ca_sum, half, ss_inc, wnd_n;
-  logic [8:0] flight_half;
-  assign wnd         = 10'(wnd_i);
-  assign newly       = 10'(newly_acked_i);
-  assign ssthresh    = 10'(u.ssthresh);
-  assign ca_sum      = 10'(u.ca_cnt) + newly;
-  assign flight_half = 9'(10'(flight_i) >> 1);
-  assign half        = (flight_half < 9'd2) ? 10'd2 : 10'(flight_half);  // max(flight/2, 2)
-  assign ss_inc      = (newly < SsCap) ? newly : SsCap;
+  // Window arithmetic, in tonic_proto_pkg::cnt_t (10 bits).
+  tonic_proto_pkg::cnt_t  wnd, newly, ssthresh, half, wnd_n;
+  tonic_proto_pkg::grow_t grow;
+  assign wnd      = 10'(wnd_i);
+  assign newly    = 10'(newly_acked_i);
+  assign ssthresh = 10'(u.ssthresh);
+  assign half     = tonic_proto_pkg::half_flight(10'(flight_i));
+  assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap));
 
   logic [7:0] mark_lo_off, mark_hi_off;
   always_comb begin
@@ -175,10 +123,7 @@ module tonic_proto_incoming #(
     wnd_n           = '0;
     mark_lo_off     = 8'd0;
     mark_hi_off     = 8'd0;
-    wnd_we_o        = 1'b0;
-    mark_we_o       = 1'b0;
-    rto_we_o        = 1'b0;
-    timer_restart_o = 1'b0;
+    {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o} = '0;
     user_we_o       = ev;
     if (ev) begin
       if (new_ack) begin
@@ -193,7 +138,7 @@ module tonic_proto_incoming #(
         u_n.in_rec   = 1'b1;
         u_n.ssthresh = 9'(half);
         u_n.ca_cnt   = 9'd0;
-        u_n.rec_off  = rec_set;
+        u_n.rec_off  = tonic_proto_pkg::rec_offset(10'(flight_i));
         u_n.high_off = enter_hi;
         wnd_n        = half + 10'(sacked);
       end else if (u.in_rec && !passed) begin
@@ -215,34 +160,18 @@ module tonic_proto_incoming #(
         u_n.ca_cnt = 9'd0;
         wnd_n      = ssthresh;
       end else if (new_ack) begin
-        wnd_we_o   = 1'b1;
-        u_n.ca_cnt = 9'd0;
-        if (wnd < ssthresh) begin
-          wnd_n = wnd + ss_inc;                // slow start
-        end else if (ca_sum >= wnd) begin
-          wnd_n      = wnd + 10'd1;            // congestion avoidance: +1
-          u_n.ca_cnt = (ca_sum - wnd > 10'd511) ? 9'd511 : 9'(ca_sum - wnd);
-        end else begin
-          wnd_n      = wnd;
-          u_n.ca_cnt = 9'(ca_sum);
-        end
+        wnd_we_o            = 1'b1;
+        {wnd_n, u_n.ca_cnt} = grow;            // slow start / congestion avoidance
       end
     end
   end
 
-  // Value outputs: 0 unless enabled; cwnd clamped to 1..W.
-  logic [CntW-1:0] wnd_c;
-  assign wnd_c     = (wnd_n == '0) ? CntW'(1) : (wnd_n > WMax) ? CntW'(W) : CntW'(wnd_n);
-  assign wnd_o     = wnd_we_o ? wnd_c : '0;
-  assign mark_lo_o = mark_we_o ? wnd_start_i + 32'(mark_lo_off) : '0;
-  assign mark_hi_o = mark_we_o ? wnd_start_i + 32'(mark_hi_off) : '0;
-  assign rto_o     = rto_we_o ? 32'(RtoInit) : '0;
-  assign user_o    = user_we_o ? UserW'(u_n) : '0;
+  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i + 32'(mark_lo_off), wnd_start_i + 32'(mark_hi_off),
+                            32'(RtoInit), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
   assign unused_ok = ^{now_i, next_new_i, posted_i, pending_i, rto_i, type_i, cum_ack_i, ecn_i,
-                       grant_i, CreditScheme, UserInit, 32'(InitWnd), 32'(RtoMin),
-                       32'(RtoMax), UserIncomingWins};
+                       grant_i, 32'(RtoMax)};
 endmodule
 `default_nettype wire

@@ -27,8 +27,9 @@ typedef struct packed {
   logic [2:0][7:0] sack_off;   // highest SACKed segments - wnd_start: [0] > [1] > [2]; invalid = 0
 } user_t;
 
-// The protocol modules take UserW as a parameter (checked against
-// $bits(user_t)) and define TONIC_PROTO_MODULE around the include.
+// The protocol modules take UserW as a parameter; their
+// rtl/dd/tonic_proto_config.svh checks it against $bits(user_t) and defines
+// TONIC_PROTO_MODULE around the include.
 `ifndef TONIC_PROTO_MODULE
 localparam int unsigned UserW = $bits(user_t);
 `endif

@@ -83,7 +83,7 @@ module tonic_cr_engine #(
   localparam int unsigned PtrW   = SlotW + 1;          // head/tail, mod 2 RingN
   localparam int unsigned EntryW = 32 + 1 + LenW;      // {idx, rtx, len}
   localparam int unsigned OqDepth = 4;                 // output queue entries
-  localparam int unsigned OqW     = 3;                 // holds 0..OqDepth
+  localparam int unsigned OqW     = $clog2(OqDepth + 1);  // holds 0..OqDepth
 
   typedef logic [IdW-1:0]  flow_t;
   typedef logic [PtrW-1:0] ptr_t;
@@ -197,46 +197,50 @@ module tonic_cr_engine #(
 
   // ---------------------------------------------------------------------
   // Output queue: the read started in cycle t lands in cycle t + 1.
-  logic                      rd_valid_q;
-  flow_t                     rd_flow_q;
-  logic [OqDepth-1:0][IdW+EntryW-1:0] oq_q;
-  logic [OqW-1:0]            oq_cnt_q, oq_cnt_d;
-  logic                      oq_pop, oq_push;
-  logic [IdW+EntryW-1:0]     oq_in;
+  logic                  rd_valid_q;
+  flow_t                 rd_flow_q;
+  logic [OqW-1:0]        oq_cnt;
+  logic                  oq_push_ok;
+  logic [IdW+EntryW-1:0] oq_out;
 
-  assign oq_push = rd_valid_q;
-  assign oq_in   = {rd_flow_q, rd_entry};
-  assign oq_pop  = seg_valid_o && seg_ready_i;
-  // Room for a read started now: entries after this cycle's push/pop plus
-  // the new read must fit.
-  assign oq_room = (oq_cnt_q + OqW'(rd_valid_q)) < OqW'(OqDepth);
-
-  assign seg_valid_o = oq_cnt_q != '0;
-  assign {seg_flow_o, seg_idx_o, seg_rtx_o, seg_len_o} = oq_q[0];
-  assign oq_cnt_d = oq_cnt_q + OqW'(oq_push) - OqW'(oq_pop);
+  tonic_small_fifo #(
+    .Width(IdW + EntryW),
+    .Depth(OqDepth)
+  ) u_out (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .push_i     (rd_valid_q),
+    .data_i     ({rd_flow_q, rd_entry}),
+    .push_ok_o  (oq_push_ok),
+    .out_valid_o(seg_valid_o),
+    .out_ready_i(seg_ready_i),
+    .out_data_o (oq_out),
+    .count_o    (oq_cnt)
+  );
+  assign {seg_flow_o, seg_idx_o, seg_rtx_o, seg_len_o} = oq_out;
+  // Room for a read started now: the entries plus the read in flight plus
+  // this one must fit (pops ignored: registered state only).
+  assign oq_room = (oq_cnt + OqW'(rd_valid_q)) < OqW'(OqDepth);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      rd_valid_q <= 1'b0;
-      oq_cnt_q   <= '0;
+      rd_valid_q  <= 1'b0;
       txn_valid_o <= 1'b0;
     end else begin
-      rd_valid_q <= fire;
-      oq_cnt_q   <= oq_cnt_d;
-      txn_valid_o <= oq_pop;
+      rd_valid_q  <= fire;
+      txn_valid_o <= seg_valid_o && seg_ready_i;
     end
   end
 
   always_ff @(posedge clk_i) begin
     rd_flow_q  <= f;
     txn_flow_o <= seg_flow_o;
-    // Shift on pop, then write the pushed entry at the first free place.
-    for (int unsigned i = 0; i < OqDepth; i++) begin
-      if (oq_push && OqW'(i) == oq_cnt_q - OqW'(oq_pop)) begin
-        oq_q[i] <= oq_in;
-      end else if (oq_pop && i + 1 < OqDepth) begin
-        oq_q[i] <= oq_q[i+1];
-      end
+  end
+
+  // oq_room reserved a place for every read.
+  always_ff @(posedge clk_i) begin
+    if (!rst_i && rd_valid_q) begin
+      assert (oq_push_ok) else $error("tonic_cr_engine: output queue overflow");
     end
   end
 endmodule

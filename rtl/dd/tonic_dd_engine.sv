@@ -92,7 +92,10 @@ module tonic_dd_engine
   input  wire logic [IdW-1:0]  probe_flow_i,
   output logic [$clog2(W):0]   probe_wnd_o,       // cwnd (segments)
   output seq_t                 probe_start_o,     // wnd_start
-  output seq_t                 probe_next_o       // next_new
+  output seq_t                 probe_next_o,      // next_new
+  // Trace of the window-group writes of this cycle (see dd_trace_t).
+  output dd_trace_t            trace_in_o,        // incoming stage 2
+  output dd_trace_t            trace_per_o        // periodic (a call of the protocol)
 );
   `include "user_configs.vh"
 
@@ -104,6 +107,9 @@ module tonic_dd_engine
   end
   if (RingN < 2 || RingN > 256 || (RingN & (RingN - 1)) != 0) begin : g_check_ring
     $fatal(1, "tonic_dd_engine: RingN must be a power of two in 2..256");
+  end
+  if (UserW > 128 || FlowCount > 65536) begin : g_check_trace
+    $fatal(1, "tonic_dd_engine: UserW <= 128 and FlowCount <= 65536 (trace port widths)");
   end
   if (CreditScheme != CreditWindow) begin : g_check_scheme
     $fatal(1, "tonic_dd_engine: only the window credit scheme is built so far");
@@ -220,6 +226,7 @@ module tonic_dd_engine
     cnt_t       newly;
     logic       dup;
     ring_t      slid;       // ring positions that left the window
+    seq_t       nn1;        // next_new seen by stage 1 (trace only)
   } s1_t;
   s1_t s1_q, s1_d;
 
@@ -299,6 +306,7 @@ module tonic_dd_engine
     s1_d.newly     = i1_slide - i1_prev_sacked + cnt_t'(i1_sack_new);
     s1_d.dup       = (rx_q.typ inside {RxAck, RxSack}) && rx_q.cum_ack == i1_ws && i1_nn != i1_ws;
     s1_d.slid      = i1_slid;
+    s1_d.nn1       = i1_nn;
   end
 
   always_ff @(posedge clk_i) begin
@@ -313,6 +321,7 @@ module tonic_dd_engine
     s1_q.newly     <= s1_d.newly;
     s1_q.dup       <= s1_d.dup;
     s1_q.slid      <= s1_d.slid;
+    s1_q.nn1       <= s1_d.nn1;
   end
 
   // ---------------------------------------------------------------------
@@ -564,32 +573,50 @@ module tonic_dd_engine
 
   // ---------------------------------------------------------------------
   // Notes: burst complete. A 4-entry queue; dropped (counted) when full.
-  localparam int unsigned NoteDepth = 4;
-  logic  note_push, note_pop, note_full;
-  logic [2:0] note_cnt_q;
-  logic [NoteDepth-1:0][IdW+32-1:0] note_q;
-  assign note_push    = i2_go && i2_advanced && s1_q.new_start == posted_q[i2f];
-  assign note_pop     = note_valid_o && note_ready_i;
-  assign note_full    = note_cnt_q == 3'(NoteDepth);
-  assign note_valid_o = note_cnt_q != '0;
-  assign {note_flow_o, note_acked_o} = note_q[0];
+  logic       note_push, note_push_ok;
+  logic [2:0] note_cnt_unused;
+  assign note_push = i2_go && i2_advanced && s1_q.new_start == posted_q[i2f];
 
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      note_cnt_q <= '0;
-    end else begin
-      note_cnt_q <= note_cnt_q + 3'(note_push && (!note_full || note_pop)) - 3'(note_pop);
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    for (int unsigned i = 0; i < NoteDepth; i++) begin
-      if (note_push && (!note_full || note_pop)
-          && 3'(i) == note_cnt_q - 3'(note_pop)) begin
-        note_q[i] <= {i2f, s1_q.new_start};
-      end else if (note_pop && i + 1 < NoteDepth) begin
-        note_q[i] <= note_q[i+1];
-      end
-    end
+  tonic_small_fifo #(
+    .Width(IdW + 32),
+    .Depth(4)
+  ) u_notes (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .push_i     (note_push),
+    .data_i     ({i2f, s1_q.new_start}),
+    .push_ok_o  (note_push_ok),
+    .out_valid_o(note_valid_o),
+    .out_ready_i(note_ready_i),
+    .out_data_o ({note_flow_o, note_acked_o}),
+    .count_o    (note_cnt_unused)
+  );
+
+  // ---------------------------------------------------------------------
+  // Trace port.
+  cnt_t    tr_in_wnd, tr_per_wnd;
+  user_w_t tr_in_user, tr_per_user;
+  assign tr_in_wnd   = i2_wnd_we ? i2_wnd_new : wnd_q[i2f];
+  assign tr_in_user  = i2_user_we ? i2_user : user_q[i2f];
+  assign tr_per_wnd  = p_wnd_we ? p_wnd_new : wnd_q[pf];
+  assign tr_per_user = p_user_we ? p_user : user_q[pf];
+  always_comb begin
+    trace_in_o           = '0;
+    trace_in_o.valid     = i2_go;
+    trace_in_o.flow      = 16'(i2f);
+    trace_in_o.next_new  = i2_nn;
+    trace_in_o.next_new1 = s1_q.nn1;
+    trace_in_o.wnd       = 16'(tr_in_wnd);
+    trace_in_o.rto       = i2_rto_new;
+    trace_in_o.user      = 128'(tr_in_user);
+    trace_per_o          = '0;
+    trace_per_o.valid    = p_call;
+    trace_per_o.timeout  = p_timeout;
+    trace_per_o.flow     = 16'(pf);
+    trace_per_o.next_new = p_nn;
+    trace_per_o.wnd      = 16'(tr_per_wnd);
+    trace_per_o.rto      = p_rto_new;
+    trace_per_o.user     = 128'(tr_per_user);
   end
 
   // ---------------------------------------------------------------------
@@ -601,7 +628,7 @@ module tonic_dd_engine
     if (rx_q.valid && i1_present && i1_type_ok && !i1_ack_ok) stats_d.rx_bad_ack += 1;
     if (i1_ok && rx_q.sack_valid && !i1_sack_ok) stats_d.rx_bad_sack += 1;
     if (c_bad)                                   stats_d.ctrl_bad += 1;
-    if (note_push && note_full && !note_pop)     stats_d.note_drops += 1;
+    if (note_push && !note_push_ok)              stats_d.note_drops += 1;
     if (p_call && p_timeout)                     stats_d.timeouts += 1;
     if (ns_fire && ns_rtx)                       stats_d.retransmits += 1;
     if (ns_fire)                                 stats_d.segments += 1;

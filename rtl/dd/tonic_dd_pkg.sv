@@ -48,6 +48,20 @@ package tonic_dd_pkg;
     logic [31:0] segments;         // segments generated (new + retransmitted)
   } dd_stats_t;
 
+  /// One write of the window group by incoming stage 2 or by the periodic
+  /// processor, with the values after it (trace port, for reference-model
+  /// checks and debugging; no effect on the engine).
+  typedef struct packed {
+    logic         valid;
+    logic         timeout;    // periodic: the visit had timeout_i set
+    logic [15:0]  flow;
+    seq_t         next_new;   // next_new seen by the write (stage 2 / periodic)
+    seq_t         next_new1;  // incoming: next_new seen by stage 1
+    logic [15:0]  wnd;        // cwnd after the write
+    logic [31:0]  rto;        // RTO after the write
+    logic [127:0] user;       // user state after the write (zero-extended)
+  } dd_trace_t;
+
   /// Serial-number compare: a < b (RFC 1982 style, 32 bits).
   function automatic logic seq_lt(seq_t a, seq_t b);
     return $signed(a - b) < 0;

@@ -2,7 +2,8 @@
 // Inputs and outputs of the protocol modules (docs/protocol-api.md), for
 // the C++ twins tb/common/ref/proto_<name>.hpp.
 //
-// Plain C++ (no Verilator headers). ProtoIn holds every input port of
+// Plain C++ (no Verilator headers); what the twins share beyond the ports
+// is in proto_common.hpp. ProtoIn holds every input port of
 // tonic_proto_incoming and tonic_proto_periodic (the incoming-only and
 // periodic-only ones are ignored by the other module); ProtoOut holds every
 // output port. Bitmaps are rings of W bits (W is a runtime value, at most
@@ -124,77 +125,9 @@ inline unsigned cnt_w(uint32_t w) {
   while ((uint32_t{1} << l) < w) ++l;
   return l + 1;
 }
+/// The low `bits` bits of v.
 inline uint32_t low_bits(uint32_t v, unsigned bits) {
   return bits >= 32 ? v : v & ((uint32_t{1} << bits) - 1);
-}
-
-/// Reads the fields of a packed struct in declaration order (first field =
-/// most significant bits).
-class FieldReader {
- public:
-  FieldReader(const ProtoUser& b, unsigned width) : b_(b), pos_(width) {}
-  uint32_t take(unsigned bits) {
-    pos_ -= bits;
-    uint32_t v = 0;
-    for (unsigned k = 0; k < bits; ++k) v |= static_cast<uint32_t>(b_[pos_ + k]) << k;
-    return v;
-  }
-
- private:
-  const ProtoUser& b_;
-  unsigned pos_;
-};
-
-/// Writes the fields of a packed struct in declaration order.
-class FieldWriter {
- public:
-  explicit FieldWriter(unsigned width) : pos_(width) {}
-  FieldWriter& put(uint32_t v, unsigned bits) {
-    pos_ -= bits;
-    for (unsigned k = 0; k < bits; ++k) b_[pos_ + k] = (v >> k) & 1U;
-    return *this;
-  }
-  const ProtoUser& bits() const { return b_; }
-
- private:
-  ProtoUser b_;
-  unsigned pos_;
-};
-
-/// The window output: 1..W (the modules clamp it themselves).
-inline uint32_t clamp_wnd(uint32_t x, uint32_t w) { return x == 0 ? 1 : (x > w ? w : x); }
-
-/// max(FlightSize / 2, 2)
-inline uint32_t half_flight(uint32_t flight) { return (flight >> 1) < 2 ? 2 : (flight >> 1); }
-
-/// Exponential back-off: min(2 * rto, rto_max), computed in 33 bits.
-inline uint32_t backoff(uint32_t rto, uint32_t rto_max) {
-  const uint64_t d = uint64_t{rto} << 1;
-  return d > rto_max ? rto_max : static_cast<uint32_t>(d);
-}
-
-/// Number of set bits among the W ring bits.
-inline uint32_t ring_popcount(const ProtoRing& r, uint32_t w) {
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < w; ++i) n += r[i] ? 1 : 0;
-  return n;
-}
-
-/// Slow start / congestion avoidance on a new ack (Reno, NewReno and SACK
-/// outside recovery). Returns the new window; updates ca_cnt (9 bits).
-inline uint32_t grow_window(uint32_t wnd, uint32_t newly, uint32_t ssthresh, uint32_t& ca_cnt,
-                            uint32_t ss_ack_cap) {
-  const uint32_t ca_sum = ca_cnt + newly;
-  if (wnd < ssthresh) {
-    ca_cnt = 0;
-    return wnd + (newly < ss_ack_cap ? newly : ss_ack_cap);
-  }
-  if (ca_sum >= wnd) {
-    ca_cnt = (ca_sum - wnd > 511) ? 511 : ca_sum - wnd;
-    return wnd + 1;
-  }
-  ca_cnt = ca_sum;
-  return wnd;
 }
 
 }  // namespace proto

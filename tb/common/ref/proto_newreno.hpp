@@ -7,73 +7,44 @@
 
 #include <cstdint>
 
-#include "common/ref/proto_io.hpp"
+#include "common/ref/proto_common.hpp"
 
-namespace tonic::ref::newreno {
+namespace tonic::ref {
 
-// user_configs.vh
-constexpr unsigned kUserW = 31;
-constexpr uint32_t kInitWnd = 10;
-constexpr uint32_t kRtoInit = 20000;
-constexpr uint32_t kRtoMin = 20000;
-constexpr uint32_t kRtoMax = 1280000;
-constexpr uint32_t kSsAckCap = 2;
-constexpr bool kUserIncomingWins = true;
-constexpr uint32_t kSsthreshInfinite = 511;
+struct NewRenoTwin : proto::TcpConfig {
+  static constexpr const char* kName = "newreno";
+  static constexpr unsigned kUserW = 31;  // $bits(user_t)
 
-/// user_t
-struct User {
-  uint32_t dup_acks = 0;  // 2 bits
-  bool in_rec = false;
-  bool rto_guard = false;
-  bool partial = false;
-  uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
-  uint32_t ca_cnt = 0;                    // 9 bits
-  uint32_t rec_off = 0;                   // 8 bits: recover - wnd_start
-  bool operator==(const User& o) const {
-    return dup_acks == o.dup_acks && in_rec == o.in_rec && rto_guard == o.rto_guard &&
-           partial == o.partial && ssthresh == o.ssthresh && ca_cnt == o.ca_cnt &&
-           rec_off == o.rec_off;
-  }
+  /// user_t
+  struct User {
+    uint32_t dup_acks = 0;  // 2 bits
+    bool in_rec = false;
+    bool rto_guard = false;
+    bool partial = false;
+    uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
+    uint32_t ca_cnt = 0;                    // 9 bits
+    uint32_t rec_off = 0;                   // 8 bits: recover - wnd_start
+    template <class F>
+    void fields(F&& f) {
+      f(dup_acks, 2);
+      f(in_rec, 1);
+      f(rto_guard, 1);
+      f(partial, 1);
+      f(ssthresh, 9);
+      f(ca_cnt, 9);
+      f(rec_off, 8);
+    }
+    bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
+  };
+  static User unpack(const ProtoUser& b) { return proto::unpack_user<User>(b, kUserW); }
+  static ProtoUser pack(const User& u) { return proto::pack_user(u, kUserW); }
+
+  static ProtoOut incoming(const ProtoIn& in);  // tonic_proto_incoming
+  static ProtoOut periodic(const ProtoIn& in);  // tonic_proto_periodic
 };
 
-inline User unpack(const ProtoUser& b) {
-  proto::FieldReader r(b, kUserW);
-  User u;
-  u.dup_acks = r.take(2);
-  u.in_rec = r.take(1);
-  u.rto_guard = r.take(1);
-  u.partial = r.take(1);
-  u.ssthresh = r.take(9);
-  u.ca_cnt = r.take(9);
-  u.rec_off = r.take(8);
-  return u;
-}
-
-inline ProtoUser pack(const User& u) {
-  return proto::FieldWriter(kUserW)
-      .put(u.dup_acks, 2)
-      .put(u.in_rec, 1)
-      .put(u.rto_guard, 1)
-      .put(u.partial, 1)
-      .put(u.ssthresh, 9)
-      .put(u.ca_cnt, 9)
-      .put(u.rec_off, 8)
-      .bits();
-}
-
-/// UserInit
-inline ProtoUser user_init() { return pack(User{}); }
-
-/// recover = next_new - 1 as a distance from wnd_start (8 bits).
-inline uint32_t rec_offset(uint32_t flight) { return flight == 0 ? 0 : (flight - 1) & 0xff; }
-
-/// tonic_proto_incoming
-inline ProtoOut incoming(const ProtoIn& in) {
-  const unsigned cw = proto::cnt_w(in.w);
-  const uint32_t wnd = proto::low_bits(in.wnd, cw);
-  const uint32_t flight = proto::low_bits(in.flight, cw);
-  const uint32_t newly = proto::low_bits(in.newly_acked, cw);
+inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
+  const auto [wnd, flight, newly] = proto::counts(in);
   const User u = unpack(in.user);
   User n = u;
   ProtoOut o;
@@ -110,7 +81,9 @@ inline ProtoOut incoming(const ProtoIn& in) {
       o.timer_restart = flight != 0;
       n.rto_guard = u.rto_guard && !passed;
       n.rec_off = n.rto_guard ? rec_left : 0;
-      wnd_n = proto::grow_window(wnd, newly, u.ssthresh, n.ca_cnt, kSsAckCap);
+      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap);
+      wnd_n = g.wnd;
+      n.ca_cnt = g.ca_cnt;
     }
   } else if (in.dup) {
     if (u.in_rec) {
@@ -125,24 +98,19 @@ inline ProtoOut incoming(const ProtoIn& in) {
         n.partial = false;
         n.ssthresh = half;
         n.ca_cnt = 0;
-        n.rec_off = rec_offset(flight);
+        n.rec_off = proto::rec_offset(flight);
         wnd_n = half + 3;
       }
     }
   }
-  o.wnd = o.wnd_we ? proto::clamp_wnd(wnd_n, in.w) : 0;
-  o.mark_lo = o.mark_we ? in.wnd_start : 0;
-  o.mark_hi = o.mark_we ? in.wnd_start + 1 : 0;
-  o.rto = o.rto_we ? kRtoInit : 0;
-  if (o.user_we) o.user = pack(n);
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, kRtoInit, pack(n));
   return o;
 }
 
-/// tonic_proto_periodic
-inline ProtoOut periodic(const ProtoIn& in) {
+inline ProtoOut NewRenoTwin::periodic(const ProtoIn& in) {
   ProtoOut o;
   if (!in.timeout) return o;
-  const uint32_t flight = proto::low_bits(in.flight, proto::cnt_w(in.w));
+  const uint32_t flight = proto::counts(in).flight;
   User n = unpack(in.user);
   n.dup_acks = 0;
   n.in_rec = false;
@@ -150,14 +118,10 @@ inline ProtoOut periodic(const ProtoIn& in) {
   n.partial = false;
   n.ssthresh = proto::half_flight(flight);
   n.ca_cnt = 0;
-  n.rec_off = rec_offset(flight);
+  n.rec_off = proto::rec_offset(flight);
   o.wnd_we = o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
-  o.wnd = 1;
-  o.mark_lo = in.wnd_start;
-  o.mark_hi = in.wnd_start + 1;
-  o.rto = proto::backoff(in.rto, kRtoMax);
-  o.user = pack(n);
+  proto::drive_values(o, in.w, 1, in.wnd_start, in.wnd_start + 1, proto::rto_backoff(in.rto, kRtoMax), pack(n));
   return o;
 }
 
-}  // namespace tonic::ref::newreno
+}  // namespace tonic::ref

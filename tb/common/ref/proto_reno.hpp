@@ -7,52 +7,36 @@
 
 #include <cstdint>
 
-#include "common/ref/proto_io.hpp"
+#include "common/ref/proto_common.hpp"
 
-namespace tonic::ref::reno {
+namespace tonic::ref {
 
-// user_configs.vh
-constexpr unsigned kUserW = 20;
-constexpr uint32_t kInitWnd = 10;
-constexpr uint32_t kRtoInit = 20000;
-constexpr uint32_t kRtoMin = 20000;
-constexpr uint32_t kRtoMax = 1280000;
-constexpr uint32_t kSsAckCap = 2;
-constexpr bool kUserIncomingWins = true;
-constexpr uint32_t kSsthreshInfinite = 511;
+struct RenoTwin : proto::TcpConfig {
+  static constexpr const char* kName = "reno";
+  static constexpr unsigned kUserW = 20;  // $bits(user_t)
 
-/// user_t
-struct User {
-  uint32_t dup_acks = 0;                   // 2 bits
-  uint32_t ssthresh = kSsthreshInfinite;   // 9 bits
-  uint32_t ca_cnt = 0;                     // 9 bits
-  bool operator==(const User& o) const {
-    return dup_acks == o.dup_acks && ssthresh == o.ssthresh && ca_cnt == o.ca_cnt;
-  }
+  /// user_t
+  struct User {
+    uint32_t dup_acks = 0;                  // 2 bits
+    uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
+    uint32_t ca_cnt = 0;                    // 9 bits
+    template <class F>
+    void fields(F&& f) {
+      f(dup_acks, 2);
+      f(ssthresh, 9);
+      f(ca_cnt, 9);
+    }
+    bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
+  };
+  static User unpack(const ProtoUser& b) { return proto::unpack_user<User>(b, kUserW); }
+  static ProtoUser pack(const User& u) { return proto::pack_user(u, kUserW); }
+
+  static ProtoOut incoming(const ProtoIn& in);  // tonic_proto_incoming
+  static ProtoOut periodic(const ProtoIn& in);  // tonic_proto_periodic
 };
 
-inline User unpack(const ProtoUser& b) {
-  proto::FieldReader r(b, kUserW);
-  User u;
-  u.dup_acks = r.take(2);
-  u.ssthresh = r.take(9);
-  u.ca_cnt = r.take(9);
-  return u;
-}
-
-inline ProtoUser pack(const User& u) {
-  return proto::FieldWriter(kUserW).put(u.dup_acks, 2).put(u.ssthresh, 9).put(u.ca_cnt, 9).bits();
-}
-
-/// UserInit
-inline ProtoUser user_init() { return pack(User{}); }
-
-/// tonic_proto_incoming
-inline ProtoOut incoming(const ProtoIn& in) {
-  const unsigned cw = proto::cnt_w(in.w);
-  const uint32_t wnd = proto::low_bits(in.wnd, cw);
-  const uint32_t flight = proto::low_bits(in.flight, cw);
-  const uint32_t newly = proto::low_bits(in.newly_acked, cw);
+inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
+  const auto [wnd, flight, newly] = proto::counts(in);
   const User u = unpack(in.user);
   User n = u;
   ProtoOut o;
@@ -63,12 +47,13 @@ inline ProtoOut incoming(const ProtoIn& in) {
     o.user_we = o.wnd_we = o.rto_we = true;
     o.timer_restart = flight != 0;
     n.dup_acks = 0;
-    n.ca_cnt = 0;
     if (u.dup_acks == 3) {
       wnd_n = u.ssthresh;  // leave fast recovery
+      n.ca_cnt = 0;
     } else {
-      n.ca_cnt = u.ca_cnt;
-      wnd_n = proto::grow_window(wnd, newly, u.ssthresh, n.ca_cnt, kSsAckCap);
+      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap);
+      wnd_n = g.wnd;
+      n.ca_cnt = g.ca_cnt;
     }
   } else if (in.dup) {
     if (u.dup_acks == 3) {
@@ -85,30 +70,20 @@ inline ProtoOut incoming(const ProtoIn& in) {
       n.dup_acks = u.dup_acks + 1;
     }
   }
-  o.wnd = o.wnd_we ? proto::clamp_wnd(wnd_n, in.w) : 0;
-  o.mark_lo = o.mark_we ? in.wnd_start : 0;
-  o.mark_hi = o.mark_we ? in.wnd_start + 1 : 0;
-  o.rto = o.rto_we ? kRtoInit : 0;
-  if (o.user_we) o.user = pack(n);
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, kRtoInit, pack(n));
   return o;
 }
 
-/// tonic_proto_periodic
-inline ProtoOut periodic(const ProtoIn& in) {
+inline ProtoOut RenoTwin::periodic(const ProtoIn& in) {
   ProtoOut o;
   if (!in.timeout) return o;
-  const uint32_t flight = proto::low_bits(in.flight, proto::cnt_w(in.w));
   User n = unpack(in.user);
   n.dup_acks = 0;
-  n.ssthresh = proto::half_flight(flight);
+  n.ssthresh = proto::half_flight(proto::counts(in).flight);
   n.ca_cnt = 0;
   o.wnd_we = o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
-  o.wnd = 1;
-  o.mark_lo = in.wnd_start;
-  o.mark_hi = in.wnd_start + 1;
-  o.rto = proto::backoff(in.rto, kRtoMax);
-  o.user = pack(n);
+  proto::drive_values(o, in.w, 1, in.wnd_start, in.wnd_start + 1, proto::rto_backoff(in.rto, kRtoMax), pack(n));
   return o;
 }
 
-}  // namespace tonic::ref::reno
+}  // namespace tonic::ref

@@ -8,81 +8,52 @@
 #include <array>
 #include <cstdint>
 
-#include "common/ref/proto_io.hpp"
+#include "common/ref/proto_common.hpp"
 
-namespace tonic::ref::sack {
+namespace tonic::ref {
 
-// user_configs.vh
-constexpr unsigned kUserW = 64;
-constexpr uint32_t kInitWnd = 10;
-constexpr uint32_t kRtoInit = 20000;
-constexpr uint32_t kRtoMin = 20000;
-constexpr uint32_t kRtoMax = 1280000;
-constexpr uint32_t kSsAckCap = 2;
-constexpr bool kUserIncomingWins = true;
-constexpr uint32_t kSsthreshInfinite = 511;
+struct SackTwin : proto::TcpConfig {
+  static constexpr const char* kName = "sack";
+  static constexpr unsigned kUserW = 64;  // $bits(user_t)
 
-/// user_t. Positions are distances from wnd_start (8 bits).
-struct User {
-  uint32_t dup_acks = 0;  // 2 bits
-  bool in_rec = false;
-  bool rto_guard = false;
-  uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
-  uint32_t ca_cnt = 0;                    // 9 bits
-  uint32_t rec_off = 0;                   // RecoveryPoint - wnd_start
-  uint32_t high_off = 0;                  // end of the marked range - wnd_start
-  uint32_t sack_cnt = 0;                  // 0..3
-  std::array<uint32_t, 3> sack_off{};     // [0] highest; unused entries 0
-  bool operator==(const User& o) const {
-    return dup_acks == o.dup_acks && in_rec == o.in_rec && rto_guard == o.rto_guard &&
-           ssthresh == o.ssthresh && ca_cnt == o.ca_cnt && rec_off == o.rec_off &&
-           high_off == o.high_off && sack_cnt == o.sack_cnt && sack_off == o.sack_off;
-  }
+  /// user_t. Positions are distances from wnd_start (8 bits).
+  struct User {
+    uint32_t dup_acks = 0;  // 2 bits
+    bool in_rec = false;
+    bool rto_guard = false;
+    uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
+    uint32_t ca_cnt = 0;                    // 9 bits
+    uint32_t rec_off = 0;                   // RecoveryPoint - wnd_start
+    uint32_t high_off = 0;                  // end of the marked range - wnd_start
+    uint32_t sack_cnt = 0;                  // 0..3
+    std::array<uint32_t, 3> sack_off{};     // [0] highest; unused entries 0
+    template <class F>
+    void fields(F&& f) {
+      f(dup_acks, 2);
+      f(in_rec, 1);
+      f(rto_guard, 1);
+      f(ssthresh, 9);
+      f(ca_cnt, 9);
+      f(rec_off, 8);
+      f(high_off, 8);
+      f(sack_cnt, 2);
+      for (int k = 2; k >= 0; --k) f(sack_off[k], 8);  // packed [2:0][7:0]: element 2 first
+    }
+    bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
+  };
+  static User unpack(const ProtoUser& b) { return proto::unpack_user<User>(b, kUserW); }
+  static ProtoUser pack(const User& u) { return proto::pack_user(u, kUserW); }
+
+  static ProtoOut incoming(const ProtoIn& in);  // tonic_proto_incoming
+  static ProtoOut periodic(const ProtoIn& in);  // tonic_proto_periodic
 };
 
-inline User unpack(const ProtoUser& b) {
-  proto::FieldReader r(b, kUserW);
-  User u;
-  u.dup_acks = r.take(2);
-  u.in_rec = r.take(1);
-  u.rto_guard = r.take(1);
-  u.ssthresh = r.take(9);
-  u.ca_cnt = r.take(9);
-  u.rec_off = r.take(8);
-  u.high_off = r.take(8);
-  u.sack_cnt = r.take(2);
-  u.sack_off[2] = r.take(8);  // packed [2:0][7:0]: element 2 is the most significant
-  u.sack_off[1] = r.take(8);
-  u.sack_off[0] = r.take(8);
-  return u;
-}
-
-inline ProtoUser pack(const User& u) {
-  return proto::FieldWriter(kUserW)
-      .put(u.dup_acks, 2)
-      .put(u.in_rec, 1)
-      .put(u.rto_guard, 1)
-      .put(u.ssthresh, 9)
-      .put(u.ca_cnt, 9)
-      .put(u.rec_off, 8)
-      .put(u.high_off, 8)
-      .put(u.sack_cnt, 2)
-      .put(u.sack_off[2], 8)
-      .put(u.sack_off[1], 8)
-      .put(u.sack_off[0], 8)
-      .bits();
-}
-
-/// UserInit
-inline ProtoUser user_init() { return pack(User{}); }
-
-/// RecoveryPoint = next_new - 1 as a distance from wnd_start (8 bits).
-inline uint32_t rec_offset(uint32_t flight) { return flight == 0 ? 0 : (flight - 1) & 0xff; }
+namespace sack {
 
 /// The three highest SACKs after this event, in the new window (offsets
 /// from wnd_start): the stored ones aged by the cumulative advance `dadv`,
 /// plus this event's SACK at offset `n` if `n_ok` and not already there.
-inline void update_top3(const User& u, uint32_t dadv, bool n_ok, uint32_t n, uint32_t& cnt,
+inline void update_top3(const SackTwin::User& u, uint32_t dadv, bool n_ok, uint32_t n, uint32_t& cnt,
                         std::array<uint32_t, 3>& top) {
   std::array<bool, 3> alive{};
   std::array<uint32_t, 3> aged{};
@@ -115,12 +86,10 @@ inline void update_top3(const User& u, uint32_t dadv, bool n_ok, uint32_t n, uin
   }
 }
 
-/// tonic_proto_incoming
-inline ProtoOut incoming(const ProtoIn& in) {
-  const unsigned cw = proto::cnt_w(in.w);
-  const uint32_t wnd = proto::low_bits(in.wnd, cw);
-  const uint32_t flight = proto::low_bits(in.flight, cw);
-  const uint32_t newly = proto::low_bits(in.newly_acked, cw);
+}  // namespace sack
+
+inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
+  const auto [wnd, flight, newly] = proto::counts(in);
   const User u = unpack(in.user);
   User n = u;
   ProtoOut o;
@@ -135,7 +104,7 @@ inline ProtoOut incoming(const ProtoIn& in) {
   const bool new_ok = in.sack_valid && new_off < in.w;
   uint32_t cnt = 0;
   std::array<uint32_t, 3> top{};
-  update_top3(u, dadv, new_ok, new_off & 0xff, cnt, top);
+  sack::update_top3(u, dadv, new_ok, new_off & 0xff, cnt, top);
 
   const bool third_ok = cnt == 3;
   const uint32_t third = top[2];
@@ -170,7 +139,7 @@ inline ProtoOut incoming(const ProtoIn& in) {
       n.in_rec = true;
       n.ssthresh = half;
       n.ca_cnt = 0;
-      n.rec_off = rec_offset(flight);
+      n.rec_off = proto::rec_offset(flight);
       n.high_off = enter_hi;
       wnd_n = half + sacked;
     } else if (u.in_rec && !passed) {
@@ -191,22 +160,19 @@ inline ProtoOut incoming(const ProtoIn& in) {
       wnd_n = u.ssthresh;
     } else if (new_ack) {
       o.wnd_we = true;
-      wnd_n = proto::grow_window(wnd, newly, u.ssthresh, n.ca_cnt, kSsAckCap);
+      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap);
+      wnd_n = g.wnd;
+      n.ca_cnt = g.ca_cnt;
     }
   }
-  o.wnd = o.wnd_we ? proto::clamp_wnd(wnd_n, in.w) : 0;
-  o.mark_lo = o.mark_we ? in.wnd_start + lo_off : 0;
-  o.mark_hi = o.mark_we ? in.wnd_start + hi_off : 0;
-  o.rto = o.rto_we ? kRtoInit : 0;
-  if (o.user_we) o.user = pack(n);
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off, kRtoInit, pack(n));
   return o;
 }
 
-/// tonic_proto_periodic
-inline ProtoOut periodic(const ProtoIn& in) {
+inline ProtoOut SackTwin::periodic(const ProtoIn& in) {
   ProtoOut o;
   if (!in.timeout) return o;
-  const uint32_t flight = proto::low_bits(in.flight, proto::cnt_w(in.w));
+  const uint32_t flight = proto::counts(in).flight;
   User n = unpack(in.user);
   n.dup_acks = 0;
   n.in_rec = false;
@@ -214,14 +180,10 @@ inline ProtoOut periodic(const ProtoIn& in) {
   n.ssthresh = proto::half_flight(flight);
   n.ca_cnt = 0;
   n.high_off = 0;
-  n.rec_off = rec_offset(flight);
+  n.rec_off = proto::rec_offset(flight);
   o.wnd_we = o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
-  o.wnd = 1;
-  o.mark_lo = in.wnd_start;
-  o.mark_hi = in.next_new;
-  o.rto = proto::backoff(in.rto, kRtoMax);
-  o.user = pack(n);
+  proto::drive_values(o, in.w, 1, in.wnd_start, in.next_new, proto::rto_backoff(in.rto, kRtoMax), pack(n));
   return o;
 }
 
-}  // namespace tonic::ref::sack
+}  // namespace tonic::ref

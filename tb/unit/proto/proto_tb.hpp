@@ -56,6 +56,13 @@ void put_bits(VlWide<N>& port, const std::bitset<M>& b, unsigned width) {
     port[k] = v;
   }
 }
+/// A count port (CntW bits: wnd_i, flight_i, newly_acked_i): the value cut
+/// to the port's width, as the twins cut it (proto::counts).
+template <class P>
+void put_count(P& port, uint32_t v, unsigned cnt_w) {
+  static_assert(std::is_integral_v<P>, "scalar Verilator port");
+  port = static_cast<P>(proto::low_bits(v, cnt_w));
+}
 template <std::size_t M, class P>
 std::bitset<M> get_bits(const P& port, unsigned width) {
   static_assert(std::is_integral_v<P>, "scalar Verilator port");
@@ -70,48 +77,11 @@ std::bitset<M> get_bits(const VlWide<N>& port, unsigned width) {
   return b;
 }
 
-// ---------------------------------------------------------------------------
-// Twins as types (one per protocol).
-
-struct RenoTwin {
-  static constexpr const char* kName = "reno";
-  static constexpr unsigned kUserW = ref::reno::kUserW;
-  static constexpr uint32_t kInitWnd = ref::reno::kInitWnd;
-  static constexpr uint32_t kRtoInit = ref::reno::kRtoInit;
-  static constexpr uint32_t kRtoMin = ref::reno::kRtoMin;
-  static constexpr uint32_t kRtoMax = ref::reno::kRtoMax;
-  using User = ref::reno::User;
-  static ProtoOut incoming(const ProtoIn& in) { return ref::reno::incoming(in); }
-  static ProtoOut periodic(const ProtoIn& in) { return ref::reno::periodic(in); }
-  static User unpack(const ProtoUser& b) { return ref::reno::unpack(b); }
-  static ProtoUser pack(const User& u) { return ref::reno::pack(u); }
-};
-struct NewRenoTwin {
-  static constexpr const char* kName = "newreno";
-  static constexpr unsigned kUserW = ref::newreno::kUserW;
-  static constexpr uint32_t kInitWnd = ref::newreno::kInitWnd;
-  static constexpr uint32_t kRtoInit = ref::newreno::kRtoInit;
-  static constexpr uint32_t kRtoMin = ref::newreno::kRtoMin;
-  static constexpr uint32_t kRtoMax = ref::newreno::kRtoMax;
-  using User = ref::newreno::User;
-  static ProtoOut incoming(const ProtoIn& in) { return ref::newreno::incoming(in); }
-  static ProtoOut periodic(const ProtoIn& in) { return ref::newreno::periodic(in); }
-  static User unpack(const ProtoUser& b) { return ref::newreno::unpack(b); }
-  static ProtoUser pack(const User& u) { return ref::newreno::pack(u); }
-};
-struct SackTwin {
-  static constexpr const char* kName = "sack";
-  static constexpr unsigned kUserW = ref::sack::kUserW;
-  static constexpr uint32_t kInitWnd = ref::sack::kInitWnd;
-  static constexpr uint32_t kRtoInit = ref::sack::kRtoInit;
-  static constexpr uint32_t kRtoMin = ref::sack::kRtoMin;
-  static constexpr uint32_t kRtoMax = ref::sack::kRtoMax;
-  using User = ref::sack::User;
-  static ProtoOut incoming(const ProtoIn& in) { return ref::sack::incoming(in); }
-  static ProtoOut periodic(const ProtoIn& in) { return ref::sack::periodic(in); }
-  static User unpack(const ProtoUser& b) { return ref::sack::unpack(b); }
-  static ProtoUser pack(const User& u) { return ref::sack::pack(u); }
-};
+// The twins are types (tb/common/ref/proto_<name>.hpp): kName, kUserW, the
+// user_configs.vh constants, User, pack / unpack, incoming / periodic.
+using ref::NewRenoTwin;
+using ref::RenoTwin;
+using ref::SackTwin;
 
 /// A manifest config: model class, twin, ring size, incoming or periodic.
 template <class M, class T, unsigned Width, bool IsIncoming>
@@ -139,10 +109,10 @@ class ProtoDut {
     const unsigned cw = proto::cnt_w(in.w);
     m.now_i = in.now;
     m.wnd_start_i = in.wnd_start;
-    m.wnd_i = static_cast<std::remove_reference_t<decltype(m.wnd_i)>>(proto::low_bits(in.wnd, cw));
+    put_count(m.wnd_i, in.wnd, cw);
     m.next_new_i = in.next_new;
     m.posted_i = in.posted;
-    m.flight_i = static_cast<std::remove_reference_t<decltype(m.flight_i)>>(proto::low_bits(in.flight, cw));
+    put_count(m.flight_i, in.flight, cw);
     put_bits(m.acked_i, in.acked, in.w);
     put_bits(m.pending_i, in.pending, in.w);
     m.rto_i = in.rto;
@@ -155,8 +125,7 @@ class ProtoDut {
       m.ecn_i = in.ecn;
       m.grant_i = in.grant;
       m.old_start_i = in.old_start;
-      m.newly_acked_i =
-          static_cast<std::remove_reference_t<decltype(m.newly_acked_i)>>(proto::low_bits(in.newly_acked, cw));
+      put_count(m.newly_acked_i, in.newly_acked, cw);
       m.dup_i = in.dup;
     } else {
       m.timeout_i = in.timeout;

@@ -12,8 +12,8 @@ using namespace tonic;
 using namespace tonic::prototb;
 
 namespace {
-using User = ref::newreno::User;
-constexpr uint32_t kRto = ref::newreno::kRtoInit;
+using User = NewRenoTwin::User;
+constexpr uint32_t kRto = NewRenoTwin::kRtoInit;
 }  // namespace
 
 TEST_CASE("proto: newreno: the 3rd duplicate ack enters recovery once, further ones inflate",

@@ -14,8 +14,8 @@ using namespace tonic::prototb;
 
 namespace {
 
-using User = ref::reno::User;
-constexpr uint32_t kRto = ref::reno::kRtoInit;
+using User = RenoTwin::User;
+constexpr uint32_t kRto = RenoTwin::kRtoInit;
 
 /// A new cumulative ack's fixed part: window written, RTO reset, timer
 /// restarted while data is in flight, nothing marked.
@@ -171,7 +171,7 @@ TEST_CASE("proto: reno: a timeout sets cwnd to 1, marks wnd_start and backs off 
   for (int k = 1; k <= 8; ++k) {
     INFO("timeout " << k);
     const ProtoOut o = f.timeout();
-    rto = std::min<uint32_t>(2 * rto, ref::reno::kRtoMax);
+    rto = std::min<uint32_t>(2 * rto, RenoTwin::kRtoMax);
     REQUIRE(o.wnd_we);
     REQUIRE(o.wnd == 1);
     REQUIRE(o.mark_we);

@@ -13,7 +13,7 @@ using namespace tonic::prototb;
 
 namespace {
 using Marks = std::vector<uint32_t>;
-constexpr uint32_t kRto = ref::sack::kRtoInit;
+constexpr uint32_t kRto = SackTwin::kRtoInit;
 }  // namespace
 
 TEST_CASE("proto: sack: a hole is marked once 3 SACKed segments lie above it",

@@ -14,6 +14,8 @@
 //   - never more than RingN addresses of a flow between generation and
 //     output: checked through the DUT's own transmit-notify accounting
 //     (the CR engine flags an overflow on cr_enq_drop_o, which must stay 0).
+// And after every event, the flow's cwnd, RTO and protocol state (ssthresh
+// ...) against WindowRef (window_ref.hpp) through the trace ports.
 #pragma once
 
 #include <algorithm>
@@ -28,6 +30,7 @@
 #include "common/ref/link_model.hpp"
 #include "common/ref/seq.hpp"
 #include "common/rng.hpp"
+#include "window_ref.hpp"
 
 namespace tonic {
 
@@ -79,7 +82,7 @@ class TonicTb {
   using P = TonicParams<Model>;
 
   TonicTb(LinkConfig link_cfg, RxConfig rx_cfg, uint64_t seed)
-      : link_(link_cfg, rx_cfg), rng_(seed), flows_(P::kFlows) {
+      : link_(link_cfg, rx_cfg), rng_(seed), flows_(P::kFlows), wref_(P::kFlows, P::kWindow) {
     auto& d = h_.dut();
     d.ctrl_valid_i = 0;
     d.rx_valid_i = 0;
@@ -153,7 +156,18 @@ class TonicTb {
       apply_ctrl(ctrl_.front());
       ctrl_.pop_front();
     }
+    check_trace(c);
     if (d.rx_valid_i) {
+      WindowEvent ev;
+      ev.cycle = c;
+      ev.flow = d.rx_flow_i;
+      ev.type = d.rx_type_i;
+      ev.cum_ack = d.rx_cum_ack_i;
+      ev.sack_valid = d.rx_sack_valid_i;
+      ev.sack_idx = d.rx_sack_idx_i;
+      ev.must_accept = ev.flow < P::kFlows && flows_[ev.flow].added && ev.type <= 2 &&
+                       !seq_lt(flows_[ev.flow].snd_max, ev.cum_ack);
+      wref_.rx(ev);
       FlowTrack& t = flows_[d.rx_flow_i];
       if (t.added && seq_lt(t.acked, d.rx_cum_ack_i) && !seq_lt(t.snd_max, d.rx_cum_ack_i)) t.acked = d.rx_cum_ack_i;
     }
@@ -171,12 +185,12 @@ class TonicTb {
   }
 
   void run(uint64_t cycles) {
-    for (uint64_t i = 0; i < cycles && errors_ == 0; ++i) step();
+    for (uint64_t i = 0; i < cycles && errors() == 0; ++i) step();
   }
 
   /// Runs until every added flow has all posted data acked, or `max` cycles.
   bool run_until_acked(uint64_t max) {
-    for (uint64_t i = 0; i < max && errors_ == 0; ++i) {
+    for (uint64_t i = 0; i < max && errors() == 0; ++i) {
       step();
       if (i % 64 == 0 && all_acked()) return true;
     }
@@ -191,6 +205,10 @@ class TonicTb {
     return true;
   }
 
+  /// Self-test of the window reference: add 1 to the cwnd of the `at`-th
+  /// incoming trace.
+  void set_trace_mutation(uint64_t at) { trace_mutate_at_ = at; }
+
   /// Self-test of the checks: alter the `at`-th segment address seen
   /// (0: index + 1, 1: retransmit flag set on a new segment, 2: length).
   void set_mutation(int kind, uint64_t at) {
@@ -200,8 +218,10 @@ class TonicTb {
 
   uint64_t outs() const { return outs_; }
   uint64_t notes() const { return notes_; }
-  uint64_t errors() const { return errors_; }
-  const std::string& first_error() const { return first_error_; }
+  uint64_t errors() const { return errors_ + wref_.errors(); }
+  const std::string& first_error() const { return errors_ ? first_error_ : wref_.first_error(); }
+  /// Events whose window state was compared with the reference.
+  uint64_t events_checked() const { return wref_.checked(); }
 
  private:
   void drive_rx(const RxCmd& r) {
@@ -226,16 +246,53 @@ class TonicTb {
         t.start = t.snd_max = t.acked = t.posted = k.seq;
         t.seg_size = t.last_len = k.len;
         link_.receiver().open(k.flow, k.seq);
+        wref_.add(k.flow, k.seq);
         break;
       case CtrlOp::kPost:
         if (!t.added || seq_lt(k.seq, t.posted)) break;
         t.posted = k.seq;
         t.last_len = k.len;
+        wref_.post(k.flow, k.seq);
         break;
       case CtrlOp::kRemove:
         t.added = false;
+        wref_.remove(k.flow);
         break;
     }
+  }
+
+  // Bits [lo, lo + n) of a Verilated wide signal (n <= 32).
+  template <class Wide>
+  static uint32_t bits(const Wide& w, unsigned lo, unsigned n) {
+    uint64_t v = w[lo / 32] >> (lo % 32);
+    if (lo % 32 + n > 32) v |= static_cast<uint64_t>(w[lo / 32 + 1]) << (32 - lo % 32);
+    return static_cast<uint32_t>(v & ((n == 32) ? 0xFFFFFFFFull : ((1ull << n) - 1)));
+  }
+
+  // A dd_trace_t port (tonic_dd_pkg): user [127:0], rto [159:128], wnd
+  // [175:160], next_new1 [207:176], next_new [239:208], flow [255:240],
+  // timeout [256], valid [257].
+  template <class Wide>
+  static WindowTrace parse_trace(const Wide& w) {
+    WindowTrace t;
+    t.valid = bits(w, 257, 1);
+    t.timeout = bits(w, 256, 1);
+    t.flow = bits(w, 240, 16);
+    t.next_new = bits(w, 208, 32);
+    t.next_new1 = bits(w, 176, 32);
+    t.wnd = bits(w, 160, 16);
+    t.rto = bits(w, 128, 32);
+    for (unsigned i = 0; i < 128; ++i) t.user[i] = (w[i / 32] >> (i % 32)) & 1u;
+    return t;
+  }
+
+  void check_trace(uint64_t c) {
+    auto& d = h_.dut();
+    WindowTrace ti = parse_trace(d.trace_in_o);
+    if (ti.valid && traces_++ == trace_mutate_at_) ti.wnd += 1;  // self-test
+    wref_.incoming(c, ti);
+    const WindowTrace tp = parse_trace(d.trace_per_o);
+    if (tp.valid) wref_.periodic(c, tp);
   }
 
   void check_seg(const SegOut& s) {
@@ -283,11 +340,13 @@ class TonicTb {
   std::deque<CtrlCmd> ctrl_;
   std::deque<RxCmd> inject_;
   std::deque<AckEvent> pending_acks_;
+  WindowRef<typename P::Twin> wref_;
   double ready_p_ = 1.0;
   bool ready_ = true;
   uint64_t outs_ = 0, notes_ = 0, errors_ = 0;
   int mutation_ = -1;
   uint64_t mutate_at_ = UINT64_MAX;
+  uint64_t traces_ = 0, trace_mutate_at_ = UINT64_MAX;
   std::string first_error_;
 };
 

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_proto_config.svh: included first in the body of tonic_proto_incoming
+// and tonic_proto_periodic (docs/protocol-api.md). It
+//  - includes the protocol's user_configs.vh (found through the protocol's
+//    include dir) with TONIC_PROTO_MODULE defined, so that UserW stays the
+//    module parameter of TONIC_PROTO_PARAMS;
+//  - stops the elaboration unless W is a power of two in 8..256 and UserW
+//    equals $bits(user_t);
+//  - marks the configuration the engine alone reads as used (lint).
+// No include guard on purpose: every protocol module includes it once.
+`define TONIC_PROTO_MODULE
+`include "user_configs.vh"
+`undef TONIC_PROTO_MODULE
+
+if (W < 8 || W > 256 || (W & (W - 1)) != 0) begin : g_check_w
+  $fatal(1, "tonic_proto: W must be a power of two in 8..256");
+end
+if ($bits(user_t) != UserW) begin : g_check_user
+  $fatal(1, "tonic_proto: UserW must equal $bits(user_t) of user_configs.vh");
+end
+
+// Read by the DD engine (credit scheme, initial state and window, RTO
+// bounds, write priority); a protocol module may use them too.
+logic unused_proto_config;
+assign unused_proto_config = ^{CreditScheme, UserInit, 32'(InitWnd), 32'(RtoInit), 32'(RtoMin),
+                               UserIncomingWins};

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_proto_pkg: integer helpers for the protocol modules
+// (protocols/<name>/incoming.v, periodic_updates.v; docs/protocol-api.md).
+//
+// Pure functions, no state. Window counts are cnt_t (10 bits): with W <= 256
+// every count a protocol forms (cwnd + a few, ssthresh + SACKed, ...) stays
+// below 1024. The C++ twins use the same rules under the same names
+// (tb/common/ref/proto_common.hpp).
+`default_nettype none
+
+package tonic_proto_pkg;
+  /// A window count (segments), wide enough for sums of two counts.
+  typedef logic [9:0] cnt_t;
+
+  /// max(FlightSize / 2, 2): ssthresh after a loss (RFC 5681, eq. 4).
+  function automatic cnt_t half_flight(cnt_t flight);
+    return ((flight >> 1) < 10'd2) ? 10'd2 : flight >> 1;
+  endfunction
+
+  /// min(2 * rto, rto_max): exponential back-off of the RTO (RFC 6298,
+  /// 5.5), compared in 33 bits.
+  function automatic logic [31:0] rto_backoff(logic [31:0] rto, logic [31:0] rto_max);
+    return ({rto, 1'b0} > {1'b0, rto_max}) ? rto_max : {rto[30:0], 1'b0};
+  endfunction
+
+  /// cwnd clamped to 1..w (the range of wnd_o).
+  function automatic logic [31:0] clamp_wnd(logic [31:0] wnd, logic [31:0] w);
+    return (wnd == '0) ? 32'd1 : (wnd > w) ? w : wnd;
+  endfunction
+
+  /// next_new - 1 as an 8-bit distance from wnd_start (0 when nothing is in
+  /// flight): NewReno's recover, SACK's RecoveryPoint.
+  function automatic logic [7:0] rec_offset(cnt_t flight);
+    return (flight == '0) ? 8'd0 : 8'(flight - 10'd1);
+  endfunction
+
+  /// New cwnd and congestion-avoidance count after a new ack.
+  typedef struct packed {
+    cnt_t       wnd;
+    logic [8:0] ca_cnt;
+  } grow_t;
+
+  /// Slow start / congestion avoidance on a new ack (RFC 5681 with
+  /// appropriate byte counting, RFC 3465): below ssthresh cwnd grows by
+  /// min(newly acked, ss_cap) and ca_cnt is 0; at or above it cwnd grows by
+  /// one per cwnd segments acked, counted in ca_cnt (saturating at 511).
+  function automatic grow_t grow_wnd(cnt_t wnd, cnt_t newly, cnt_t ssthresh, logic [8:0] ca_cnt,
+                                     cnt_t ss_cap);
+    cnt_t  ca_sum;
+    grow_t g;
+    ca_sum = 10'(ca_cnt) + newly;
+    if (wnd < ssthresh) begin
+      g.wnd    = wnd + ((newly < ss_cap) ? newly : ss_cap);
+      g.ca_cnt = 9'd0;
+    end else if (ca_sum >= wnd) begin
+      g.wnd    = wnd + 10'd1;
+      g.ca_cnt = (ca_sum - wnd > 10'd511) ? 9'd511 : 9'(ca_sum - wnd);
+    end else begin
+      g.wnd    = wnd;
+      g.ca_cnt = 9'(ca_sum);
+    end
+    return g;
+  endfunction
+endpackage
+
+`default_nettype wire

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_proto_ports.svh: the fixed parameter and port lists of the two
+// protocol modules (docs/protocol-api.md has the port tables), and the
+// driver of their value outputs, as macros. A protocol file reads
+//
+//   `include "tonic_proto_ports.svh"
+//   module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_INCOMING_PORTS);
+//     `include "tonic_proto_config.svh"
+//     ... enables and values ...
+//     `TONIC_PROTO_DRIVE_VALUES(wnd_n, mark_lo, mark_hi, rto, u_n);
+//   endmodule
+//
+// and periodic_updates.v the same with tonic_proto_periodic and
+// TONIC_PROTO_PERIODIC_PORTS. The DD engine instantiates both modules by
+// name with named ports. Found through the include dir rtl/dd (include_dirs
+// of rtl/manifest/proto.json and tonic.json).
+`ifndef TONIC_PROTO_PORTS_SVH
+`define TONIC_PROTO_PORTS_SVH
+
+// TONIC_PROTO_PARAMS(user_w): W, the window ring size (a power of two,
+// 8..256); UserW, the user-state width, by default user_w, which must equal
+// $bits(user_t) of the protocol's user_configs.vh (tonic_proto_config.svh
+// checks both); CntW, the width of a count 0..W (not to be overridden).
+`define TONIC_PROTO_PARAMS(user_w) \
+  parameter  int unsigned W     = 128, \
+  parameter  int unsigned UserW = user_w, \
+  localparam int unsigned CntW  = $clog2(W) + 1
+
+// Inputs of both modules: the flow's state.
+`define TONIC_PROTO_STATE_INPUTS \
+  input  wire logic [31:0]            now_i, \
+  input  wire tonic_dd_pkg::seq_t     wnd_start_i, \
+  input  wire logic [CntW-1:0]        wnd_i, \
+  input  wire tonic_dd_pkg::seq_t     next_new_i, \
+  input  wire tonic_dd_pkg::seq_t     posted_i, \
+  input  wire logic [CntW-1:0]        flight_i, \
+  input  wire logic [W-1:0]           acked_i, \
+  input  wire logic [W-1:0]           pending_i, \
+  input  wire logic [31:0]            rto_i, \
+  input  wire logic [UserW-1:0]       user_i,
+
+// Outputs of both modules: each write with its enable.
+`define TONIC_PROTO_WRITE_OUTPUTS \
+  output logic                        wnd_we_o, \
+  output logic [CntW-1:0]             wnd_o, \
+  output logic                        mark_we_o, \
+  output tonic_dd_pkg::seq_t          mark_lo_o, \
+  output tonic_dd_pkg::seq_t          mark_hi_o, \
+  output logic                        rto_we_o, \
+  output logic [31:0]                 rto_o, \
+  output logic                        timer_restart_o, \
+  output logic                        user_we_o, \
+  output logic [UserW-1:0]            user_o
+
+// tonic_proto_incoming: the state, the event and the stage-1 results.
+`define TONIC_PROTO_INCOMING_PORTS \
+  `TONIC_PROTO_STATE_INPUTS \
+  input  wire tonic_dd_pkg::rx_type_e type_i, \
+  input  wire tonic_dd_pkg::seq_t     cum_ack_i, \
+  input  wire logic                   sack_valid_i, \
+  input  wire tonic_dd_pkg::seq_t     sack_idx_i, \
+  input  wire logic                   ecn_i, \
+  input  wire logic [15:0]            grant_i, \
+  input  wire tonic_dd_pkg::seq_t     old_start_i, \
+  input  wire logic [CntW-1:0]        newly_acked_i, \
+  input  wire logic                   dup_i, \
+  `TONIC_PROTO_WRITE_OUTPUTS
+
+// tonic_proto_periodic: the state and the timer.
+`define TONIC_PROTO_PERIODIC_PORTS \
+  `TONIC_PROTO_STATE_INPUTS \
+  input  wire logic                   timeout_i, \
+  `TONIC_PROTO_WRITE_OUTPUTS
+
+// TONIC_PROTO_DRIVE_VALUES(wnd_v, lo_v, hi_v, rto_v, user_v): the value
+// outputs from the module's values, each 0 while its enable is 0 (the form
+// the unit tests check): wnd_o = wnd_v clamped to 1..W, mark_lo_o / mark_hi_o
+// = lo_v / hi_v, rto_o = rto_v, user_o = user_v. The enables (wnd_we_o,
+// mark_we_o, rto_we_o, timer_restart_o, user_we_o) are the module's own.
+`define TONIC_PROTO_DRIVE_VALUES(wnd_v, lo_v, hi_v, rto_v, user_v) \
+  assign wnd_o     = wnd_we_o  ? CntW'(tonic_proto_pkg::clamp_wnd(32'(wnd_v), W)) : '0; \
+  assign mark_lo_o = mark_we_o ? (lo_v) : '0; \
+  assign mark_hi_o = mark_we_o ? (hi_v) : '0; \
+  assign rto_o     = rto_we_o  ? (rto_v) : '0; \
+  assign user_o    = user_we_o ? UserW'(user_v) : '0
+
+`endif  // TONIC_PROTO_PORTS_SVH

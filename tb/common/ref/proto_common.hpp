@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the C++ twins tb/common/ref/proto_<name>.hpp share: the integer
+// rules of rtl/dd/tonic_proto_pkg.sv (same names, same results), the
+// output form of TONIC_PROTO_DRIVE_VALUES (rtl/dd/tonic_proto_ports.svh),
+// the packing of a user_t and the configuration of the TCP protocols.
+// Plain C++, no Verilator.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "common/ref/proto_io.hpp"
+
+namespace tonic::ref::proto {
+
+// ---------------------------------------------------------------------------
+// tonic_proto_pkg
+
+/// max(FlightSize / 2, 2): ssthresh after a loss.
+inline uint32_t half_flight(uint32_t flight) { return (flight >> 1) < 2 ? 2 : (flight >> 1); }
+
+/// Exponential back-off: min(2 * rto, rto_max), computed in 33 bits.
+inline uint32_t rto_backoff(uint32_t rto, uint32_t rto_max) {
+  const uint64_t d = uint64_t{rto} << 1;
+  return d > rto_max ? rto_max : static_cast<uint32_t>(d);
+}
+
+/// cwnd clamped to 1..w (the range of wnd_o).
+inline uint32_t clamp_wnd(uint32_t wnd, uint32_t w) { return wnd == 0 ? 1 : (wnd > w ? w : wnd); }
+
+/// next_new - 1 as an 8-bit distance from wnd_start (0 when nothing is in
+/// flight): NewReno's recover, SACK's RecoveryPoint.
+inline uint32_t rec_offset(uint32_t flight) { return flight == 0 ? 0 : (flight - 1) & 0xff; }
+
+/// grow_t: new cwnd and congestion-avoidance count after a new ack.
+struct Grow {
+  uint32_t wnd;
+  uint32_t ca_cnt;  // 9 bits
+};
+
+/// Slow start (cwnd < ssthresh: cwnd += min(newly, ss_cap), ca_cnt = 0) or
+/// congestion avoidance (+1 per cwnd segments acked, ca_cnt saturating at 511).
+inline Grow grow_wnd(uint32_t wnd, uint32_t newly, uint32_t ssthresh, uint32_t ca_cnt, uint32_t ss_cap) {
+  const uint32_t ca_sum = ca_cnt + newly;
+  if (wnd < ssthresh) return {wnd + (newly < ss_cap ? newly : ss_cap), 0};
+  if (ca_sum >= wnd) return {wnd + 1, (ca_sum - wnd > 511) ? 511 : ca_sum - wnd};
+  return {wnd, ca_sum};
+}
+
+/// Number of set bits among the W ring bits (tonic_popcount_range).
+inline uint32_t ring_popcount(const ProtoRing& r, uint32_t w) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < w; ++i) n += r[i] ? 1 : 0;
+  return n;
+}
+
+// ---------------------------------------------------------------------------
+// Module inputs and outputs
+
+/// The count inputs as the module sees them: cut to CntW bits.
+struct Counts {
+  uint32_t wnd;
+  uint32_t flight;
+  uint32_t newly;
+};
+inline Counts counts(const ProtoIn& in) {
+  const unsigned cw = cnt_w(in.w);
+  return {low_bits(in.wnd, cw), low_bits(in.flight, cw), low_bits(in.newly_acked, cw)};
+}
+
+/// TONIC_PROTO_DRIVE_VALUES: the value outputs from the module's values,
+/// each 0 while its enable is 0; the window clamped to 1..w.
+inline void drive_values(ProtoOut& o, uint32_t w, uint32_t wnd, uint32_t mark_lo, uint32_t mark_hi,
+                         uint32_t rto, const ProtoUser& user) {
+  o.wnd = o.wnd_we ? clamp_wnd(wnd, w) : 0;
+  o.mark_lo = o.mark_we ? mark_lo : 0;
+  o.mark_hi = o.mark_we ? mark_hi : 0;
+  o.rto = o.rto_we ? rto : 0;
+  o.user = o.user_we ? user : ProtoUser{};
+}
+
+// ---------------------------------------------------------------------------
+// User state. A twin's User lists the fields of its user_t once, in
+// declaration order with their widths:
+//   template <class F> void fields(F&& f) { f(dup_acks, 2); f(ssthresh, 9); ... }
+// (bool or uint32_t members); the first field is the most significant.
+
+/// user_t bits -> User.
+template <class User>
+User unpack_user(const ProtoUser& b, unsigned width) {
+  User u;
+  unsigned pos = width;
+  u.fields([&](auto& v, unsigned bits) {
+    pos -= bits;
+    uint32_t x = 0;
+    for (unsigned k = 0; k < bits; ++k) x |= static_cast<uint32_t>(b[pos + k]) << k;
+    v = static_cast<std::remove_reference_t<decltype(v)>>(x);
+  });
+  return u;
+}
+
+/// User -> user_t bits (each field cut to its width).
+template <class User>
+ProtoUser pack_user(User u, unsigned width) {
+  ProtoUser b;
+  unsigned pos = width;
+  u.fields([&](auto& v, unsigned bits) {
+    pos -= bits;
+    for (unsigned k = 0; k < bits; ++k) b[pos + k] = (static_cast<uint32_t>(v) >> k) & 1U;
+  });
+  return b;
+}
+
+/// Every field of a User, in order (for operator==).
+template <class User>
+std::vector<uint32_t> field_values(User u) {
+  std::vector<uint32_t> out;
+  u.fields([&](auto& v, unsigned) { out.push_back(static_cast<uint32_t>(v)); });
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Configuration
+
+/// The user_configs.vh constants of the TCP protocols (Reno, NewReno and
+/// SACK use the same values). A twin inherits them and redeclares any its
+/// protocol changes; test_proto checks every twin against its user_configs.vh.
+struct TcpConfig {
+  static constexpr uint32_t kInitWnd = 10;
+  static constexpr uint32_t kRtoInit = 20000;
+  static constexpr uint32_t kRtoMin = 20000;
+  static constexpr uint32_t kRtoMax = 1280000;
+  static constexpr uint32_t kSsAckCap = 2;
+  static constexpr bool kUserIncomingWins = true;
+  static constexpr uint32_t kSsthreshInfinite = 511;  // ssthresh of UserInit: not set yet
+};
+
+}  // namespace tonic::ref::proto

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// WindowRef: segment-level reference of a flow's window state in the DD
+// engine (wnd_start, SACK ring, cwnd, RTO, user state) for one protocol,
+// checked after every event against tonic_top's trace ports.
+//
+// Plain C++ (no Verilator headers). For every rx event the testbench drove,
+// it computes stage 1 itself (new window start, newly acked count,
+// duplicate ack, SACK bit), runs the protocol's C++ twin on the result and
+// applies the engine's rules: cwnd clamped to 1..W, RTO at least RtoMin,
+// user state written when enabled. When the DUT's incoming stage 2 writes
+// that flow two cycles later, cwnd, RTO and user state (ssthresh, dup acks,
+// recovery state...) must be equal. Periodic calls are checked the same
+// way, with the DUT's timeout flag as input. Two quantities are taken from
+// the trace rather than modelled: next_new, which the generator advances
+// cycle by cycle (the testbench checks it separately against the output
+// stream), and the timer's expiry.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/ref/proto_io.hpp"
+#include "common/ref/seq.hpp"
+
+namespace tonic {
+
+/// A write of the window group, as read from a dd_trace_t port.
+struct WindowTrace {
+  bool valid = false;
+  bool timeout = false;
+  uint32_t flow = 0;
+  uint32_t next_new = 0;
+  uint32_t next_new1 = 0;
+  uint32_t wnd = 0;
+  uint32_t rto = 0;
+  ref::ProtoUser user;
+};
+
+/// An rx event as driven (type codes of tonic_dd_pkg::rx_type_e).
+struct WindowEvent {
+  uint64_t cycle = 0;
+  uint32_t flow = 0;
+  uint8_t type = 0;
+  uint32_t cum_ack = 0;
+  bool sack_valid = false;
+  uint32_t sack_idx = 0;
+  bool must_accept = false;  // a valid ack: cum_ack <= highest segment sent
+};
+
+template <class Twin>
+class WindowRef {
+ public:
+  WindowRef(uint32_t flows, uint32_t w) : w_(w), flows_(flows) {}
+
+  void add(uint32_t flow, uint32_t start) {
+    Flow& f = flows_[flow];
+    f = Flow{};
+    f.present = true;
+    f.start = start;
+    f.posted = start;
+    f.wnd = Twin::kInitWnd;
+    f.rto = Twin::kRtoInit;
+    f.user = Twin::pack(typename Twin::User{});
+  }
+  void post(uint32_t flow, uint32_t posted) { flows_[flow].posted = posted; }
+  void remove(uint32_t flow) { flows_[flow].present = false; }
+
+  /// An rx event driven in `ev.cycle`; its stage 2 runs two cycles later.
+  void rx(const WindowEvent& ev) { pending_.push_back(ev); }
+
+  /// The incoming stage-2 trace of cycle `cycle` (valid or not).
+  void incoming(uint64_t cycle, const WindowTrace& t) {
+    // The event driven two cycles ago, if any.
+    while (!pending_.empty() && pending_.front().cycle + 2 < cycle) pending_.pop_front();
+    const bool have = !pending_.empty() && pending_.front().cycle + 2 == cycle;
+    WindowEvent ev;
+    if (have) {
+      ev = pending_.front();
+      pending_.pop_front();
+    }
+    const bool expect = have && accepted(ev, t.next_new1, t.valid);
+    if (!have || !expect) {
+      if (t.valid) fail(cycle, "incoming stage 2 ran without an accepted event", t.flow);
+      return;
+    }
+    if (!t.valid) return fail(cycle, "an accepted event did not reach incoming stage 2", ev.flow);
+    if (t.flow != ev.flow) return fail(cycle, "incoming stage 2 ran for another flow", t.flow);
+    Flow& f = flows_[ev.flow];
+    const bool acks = ev.type <= 2;  // ACK, SACK, NACK
+    const uint32_t old = f.start;
+    const uint32_t nn1 = t.next_new1;
+    const uint32_t nstart = (acks && seq_lt(old, ev.cum_ack)) ? ev.cum_ack : old;
+    const uint32_t slide = nstart - old;
+    uint32_t prev = 0;
+    for (uint32_t k = 0; k < slide && k < w_; ++k) {
+      const uint32_t pos = (old + k) % w_;
+      prev += f.acked[pos];
+      f.acked[pos] = false;
+    }
+    const bool sack_ok = ev.sack_valid && seq_le(nstart, ev.sack_idx) && seq_lt(ev.sack_idx, nn1);
+    const bool sack_new = sack_ok && !f.acked[ev.sack_idx % w_];
+    if (sack_ok) f.acked[ev.sack_idx % w_] = true;
+
+    ref::ProtoIn in;
+    in.w = w_;
+    in.wnd_start = nstart;
+    in.wnd = f.wnd;
+    in.next_new = t.next_new;
+    in.posted = f.posted;
+    in.flight = (t.next_new - nstart) & cnt_mask();
+    in.acked = f.acked;
+    in.rto = f.rto;
+    in.user = f.user;
+    in.type = ev.type;
+    in.cum_ack = ev.cum_ack;
+    in.sack_valid = ev.sack_valid;
+    in.sack_idx = ev.sack_idx;
+    in.old_start = old;
+    in.newly_acked = (slide - prev + (sack_new ? 1 : 0)) & cnt_mask();
+    in.dup = (ev.type == 0 || ev.type == 1) && ev.cum_ack == old && nn1 != old;
+    f.start = nstart;
+    apply(f, Twin::incoming(in));
+    compare(cycle, "incoming", ev.flow, f, t);
+  }
+
+  /// The periodic trace of cycle `cycle` (a call of the protocol module).
+  void periodic(uint64_t cycle, const WindowTrace& t) {
+    if (!t.valid) return;
+    Flow& f = flows_[t.flow];
+    if (!f.present) return fail(cycle, "periodic call for a flow that is not present", t.flow);
+    ref::ProtoIn in;
+    in.w = w_;
+    in.wnd_start = f.start;
+    in.wnd = f.wnd;
+    in.next_new = t.next_new;
+    in.posted = f.posted;
+    in.flight = (t.next_new - f.start) & cnt_mask();
+    if (in.flight == 0) return fail(cycle, "periodic call with nothing in flight", t.flow);
+    in.acked = f.acked;
+    in.rto = f.rto;
+    in.user = f.user;
+    in.timeout = t.timeout;
+    apply(f, Twin::periodic(in));
+    timeouts_ += t.timeout;
+    compare(cycle, "periodic", t.flow, f, t);
+  }
+
+  uint64_t checked() const { return checked_; }
+  uint64_t timeouts() const { return timeouts_; }
+  uint64_t errors() const { return errors_; }
+  const std::string& first_error() const { return first_error_; }
+
+ private:
+  struct Flow {
+    bool present = false;
+    uint32_t start = 0, posted = 0, wnd = 0, rto = 0;
+    ref::ProtoRing acked;
+    ref::ProtoUser user;
+  };
+
+  uint32_t cnt_mask() const { return (2 * w_) - 1; }
+
+  // Stage 1's acceptance rules (the DUT counts the others as bad input).
+  // next_new at stage 1 is known only when the DUT traced the event; an ack
+  // that the testbench knows to be valid must be accepted in any case.
+  bool accepted(const WindowEvent& ev, uint32_t nn1, bool traced) const {
+    const Flow& f = flows_[ev.flow];
+    if (!f.present || ev.type > 5) return false;
+    if (ev.type > 2 || ev.must_accept) return true;
+    return traced && seq_le(ev.cum_ack, nn1);
+  }
+
+  void apply(Flow& f, const ref::ProtoOut& o) const {
+    if (o.wnd_we) f.wnd = o.wnd == 0 ? 1 : (o.wnd > w_ ? w_ : o.wnd);
+    if (o.rto_we) f.rto = o.rto < Twin::kRtoMin ? Twin::kRtoMin : o.rto;
+    if (o.user_we) f.user = o.user;
+  }
+
+  void compare(uint64_t cycle, const char* what, uint32_t flow, const Flow& f, const WindowTrace& t) {
+    ++checked_;
+    if (t.wnd == f.wnd && t.rto == f.rto && t.user == f.user) return;
+    std::ostringstream os;
+    os << what << ": cwnd " << t.wnd << " (ref " << f.wnd << "), rto " << t.rto << " (ref " << f.rto
+       << "), user " << ref::to_hex(t.user, Twin::kUserW) << " (ref " << ref::to_hex(f.user, Twin::kUserW)
+       << ")";
+    fail(cycle, os.str(), flow);
+  }
+
+  void fail(uint64_t cycle, const std::string& what, uint32_t flow) {
+    if (errors_++ == 0) {
+      first_error_ = "cycle " + std::to_string(cycle) + ", flow " + std::to_string(flow) + ": " + what;
+    }
+  }
+
+  uint32_t w_;
+  std::vector<Flow> flows_;
+  std::deque<WindowEvent> pending_;
+  uint64_t checked_ = 0, timeouts_ = 0, errors_ = 0;
+  std::string first_error_;
+};
+
+}  // namespace tonic
