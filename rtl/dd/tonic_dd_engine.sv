@@ -149,6 +149,25 @@ module tonic_dd_engine
     return {a[IdxW-1:0], (n > seq_t'(W)) ? cnt_t'(W) : cnt_t'(n)};
   endfunction
 
+  // The engine's rules for a protocol module's outputs (incoming stage 2
+  // and periodic alike): ring positions to mark, i.e. the unacked ones of
+  // [lo, hi) clipped to [from, to); an RTO of at least RtoMin; cwnd in 1..W.
+  function automatic ring_t mark_positions(logic we, seq_t lo, seq_t hi, seq_t from, seq_t to,
+                                           ring_t acked);
+    logic [IdxW+CntW-1:0] c;
+    c = clip_range(lo, hi, from, to);
+    return we ? (ring_mask(c[CntW+IdxW-1:CntW], c[CntW-1:0]) & ~acked) : '0;
+  endfunction
+
+  function automatic logic [31:0] rto_after(logic we, logic [31:0] rto, logic [31:0] old);
+    if (!we) return old;
+    return (rto < 32'(RtoMin)) ? 32'(RtoMin) : rto;
+  endfunction
+
+  function automatic cnt_t wnd_clamp(cnt_t w);
+    return (w == '0) ? cnt_t'(1) : (w > cnt_t'(W)) ? cnt_t'(W) : w;
+  endfunction
+
   // ---------------------------------------------------------------------
   // Per-flow state (plain arrays; see the header).
   logic        present_q  [FlowCount];
@@ -390,19 +409,16 @@ module tonic_dd_engine
     .user_o         (i2_user)
   );
 
-  logic [IdxW+CntW-1:0] i2_clip;
   ring_t  i2_mark_mask, i2_mark_new;
   logic [31:0] i2_rto_new;
   cnt_t   i2_wnd_new;
-  assign i2_clip      = clip_range(i2_mark_lo, i2_mark_hi, s1_q.new_start, i2_nn);
-  assign i2_mark_mask = i2_mark_we ? (ring_mask(i2_clip[CntW+IdxW-1:CntW], i2_clip[CntW-1:0])
-                                      & ~acked_q[i2f]) : '0;
+  assign i2_mark_mask = mark_positions(i2_mark_we, i2_mark_lo, i2_mark_hi, s1_q.new_start, i2_nn,
+                                       acked_q[i2f]);
   // Slid positions stop being pending; marked ones become pending.
   assign i2_mark_new  = (((mark_q[i2f] & ~s1_q.slid) | (i2_sent & s1_q.slid)) & ~i2_mark_mask)
                       | (~i2_sent & i2_mark_mask);
-  assign i2_rto_new   = (i2_rto_we && i2_rto < 32'(RtoMin)) ? 32'(RtoMin)
-                      : i2_rto_we ? i2_rto : rto_q[i2f];
-  assign i2_wnd_new   = (i2_wnd == '0) ? cnt_t'(1) : (i2_wnd > cnt_t'(W)) ? cnt_t'(W) : i2_wnd;
+  assign i2_rto_new   = rto_after(i2_rto_we, i2_rto, rto_q[i2f]);
+  assign i2_wnd_new   = wnd_clamp(i2_wnd);
 
   logic i2_go;        // stage 2 writes this cycle
   logic i2_advanced;
@@ -465,17 +481,13 @@ module tonic_dd_engine
     .user_o         (p_user)
   );
 
-  logic [IdxW+CntW-1:0] p_clip;
   ring_t  p_mark_mask, p_mark_new;
   logic [31:0] p_rto_new;
   cnt_t   p_wnd_new;
-  assign p_clip      = clip_range(p_mark_lo, p_mark_hi, p_ws, p_nn);
-  assign p_mark_mask = (p_call && p_mark_we) ? (ring_mask(p_clip[CntW+IdxW-1:CntW], p_clip[CntW-1:0])
-                                                & ~acked_q[pf]) : '0;
+  assign p_mark_mask = mark_positions(p_call && p_mark_we, p_mark_lo, p_mark_hi, p_ws, p_nn, acked_q[pf]);
   assign p_mark_new  = (mark_q[pf] & ~p_mark_mask) | (~p_sent & p_mark_mask);
-  assign p_rto_new   = (p_rto_we && p_rto < 32'(RtoMin)) ? 32'(RtoMin)
-                     : p_rto_we ? p_rto : rto_q[pf];
-  assign p_wnd_new   = (p_wnd == '0) ? cnt_t'(1) : (p_wnd > cnt_t'(W)) ? cnt_t'(W) : p_wnd;
+  assign p_rto_new   = rto_after(p_rto_we, p_rto, rto_q[pf]);
+  assign p_wnd_new   = wnd_clamp(p_wnd);
   assign p_insert    = p_call && (p_mark_we || p_wnd_we);
 
   // ---------------------------------------------------------------------
