@@ -8,7 +8,9 @@
 //    segment, and every unacked segment below it is lost (IsLost,
 //    DupThresh = 3). No search over the window.
 //  - Enter recovery (not in recovery, no unrecovered RTO) on the 3rd dup ack
-//    that SACKs new data, or when wnd_start is lost: ssthresh = max(flight/2, 2), RecoveryPoint =
+//    that SACKs new data or carries no SACK (the RFC 5681 fallback for a
+//    receiver that sends none), or when wnd_start is lost:
+//    ssthresh = max(flight/2, 2), RecoveryPoint =
 //    next_new - 1, mark [wnd_start, max(wnd_start + 1, third)).
 //  - In recovery: mark [previous mark end, third) when third moved above
 //    it; cwnd = ssthresh + SACKed segments (popcount of acked_i), the
@@ -84,14 +86,15 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(64)) (`TONIC_PROTO_INCOMING_PO
     end
   end
 
-  // Loss detection. A duplicate ack counts only if it SACKs new data
-  // (RFC 6675 section 2): a repeated SACK is no evidence of a loss.
+  // Loss detection. A duplicate ack with SACK information counts only if it
+  // SACKs new data (RFC 6675 section 2): a repeated SACK is no evidence of a
+  // loss. One without SACK information always counts (RFC 5681 fallback).
   logic       sack_dup, third_ok, lost_head, third_dup, guard_n, enter;
   logic [7:0] third, high_aged, rec_left, enter_hi;
   assign third_ok  = sack_cnt_n == 2'd3;
   assign third     = top[2];
   assign lost_head = third_ok && (third != 8'd0);           // IsLost(wnd_start)
-  assign sack_dup  = dup_i && !new_ack && (newly_acked_i != '0);
+  assign sack_dup  = dup_i && !new_ack && (!sack_valid_i || (newly_acked_i != '0));
   assign third_dup = sack_dup && !u.in_rec && (u.dup_acks == 2'd2);
   assign guard_n   = u.rto_guard && !passed;
   assign ev        = new_ack || dup_i || new_ok;

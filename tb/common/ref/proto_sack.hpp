@@ -109,8 +109,9 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   const bool third_ok = cnt == 3;
   const uint32_t third = top[2];
   const bool lost_head = third_ok && third != 0;  // IsLost(wnd_start)
-  // A duplicate ack counts only if it SACKs new data (RFC 6675 section 2).
-  const bool sack_dup = in.dup && !new_ack && newly != 0;
+  // A duplicate ack with SACK information counts only if it SACKs new data
+  // (RFC 6675 section 2); one without always counts (RFC 5681 fallback).
+  const bool sack_dup = in.dup && !new_ack && (!in.sack_valid || newly != 0);
   const bool third_dup = sack_dup && !u.in_rec && u.dup_acks == 2;
   const bool guard_n = u.rto_guard && !passed;
   const bool ev = new_ack || in.dup || new_ok;

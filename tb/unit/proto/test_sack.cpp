@@ -137,3 +137,43 @@ TEST_CASE("proto: sack: a timeout marks every unacked segment, cwnd 1, no recove
   REQUIRE(o.wnd == 3);  // 1 + min(3 newly acked, 2)
   REQUIRE(o.rto == kRto);
 }
+
+TEST_CASE("proto: sack: 3 duplicate acks without SACK information enter recovery (RFC 5681 fallback)",
+          "[proto][sack][smoke]") {
+  SackFlow f;
+  f.send(10);  // 2 is lost; the receiver sends no SACK blocks
+  f.ack(2);
+  // Plain duplicate acks 1 and 2: counted, nothing lost yet.
+  for (uint32_t k = 1; k <= 2; ++k) {
+    const ProtoOut o = f.ack(2);
+    REQUIRE(f.last_in.dup);
+    REQUIRE(!f.last_in.sack_valid);
+    REQUIRE((o.user_we && !o.mark_we && !o.wnd_we && !o.rto_we));
+    REQUIRE(f.u().dup_acks == k);
+    REQUIRE(!f.u().in_rec);
+  }
+  // The 3rd: recovery, wnd_start alone is marked.
+  ProtoOut o = f.ack(2);
+  REQUIRE(o.mark_we);
+  REQUIRE((o.mark_lo == 2 && o.mark_hi == 3));
+  REQUIRE(f.newly_marked == Marks{2});
+  REQUIRE(f.u().in_rec);
+  REQUIRE(f.u().dup_acks == 3);
+  REQUIRE(f.u().ssthresh == 4);  // max(FlightSize 8 / 2, 2)
+  REQUIRE(f.u().rec_off == 7);   // RecoveryPoint = next_new - 1 = 9
+  REQUIRE(f.u().high_off == 1);
+  REQUIRE(o.wnd == 4);           // ssthresh + 0 SACKed
+  REQUIRE(!o.rto_we);
+  // Further duplicate acks in recovery mark nothing more.
+  o = f.ack(2);
+  REQUIRE(!o.mark_we);
+  REQUIRE(o.wnd == 4);
+  REQUIRE(f.newly_marked.empty());
+  REQUIRE(f.pending == std::set<uint32_t>{2});
+  f.resend_pending();
+  // The retransmission fills the hole: cum ack 10 > RecoveryPoint, leave.
+  o = f.ack(10);
+  REQUIRE(!f.u().in_rec);
+  REQUIRE(o.wnd == 4);
+  REQUIRE(!o.mark_we);
+}
