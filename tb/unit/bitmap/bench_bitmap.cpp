@@ -45,9 +45,10 @@ std::vector<Input<W>> make_inputs(uint64_t seed) {
   return v;
 }
 
-/// Evaluations of tonic_ffs_after_head.
-template <class Model, std::size_t W>
-uint64_t run_ffs(uint64_t cycles, uint64_t seed) {
+/// Evaluations of a {bits_i, head_i} unit: tonic_ffs_after_head (result
+/// index_o) or tonic_ones_from_head (count_o), read through `out`.
+template <class Model, std::size_t W, class Out>
+uint64_t run_head_unit(uint64_t cycles, uint64_t seed, Out out) {
   const auto in = make_inputs<W>(seed);
   Comb<Model> c;
   uint64_t sink = 0;
@@ -56,24 +57,19 @@ uint64_t run_ffs(uint64_t cycles, uint64_t seed) {
     drive(c->bits_i, x.ring);
     c->head_i = x.head;
     c.eval();
-    sink += c->index_o;
+    sink += out(*c);
   }
   return sink == ~uint64_t{0} ? 0 : cycles;  // keep the result live
 }
 
 template <class Model, std::size_t W>
+uint64_t run_ffs(uint64_t cycles, uint64_t seed) {
+  return run_head_unit<Model, W>(cycles, seed, [](const Model& m) { return m.index_o; });
+}
+
+template <class Model, std::size_t W>
 uint64_t run_ones(uint64_t cycles, uint64_t seed) {
-  const auto in = make_inputs<W>(seed);
-  Comb<Model> c;
-  uint64_t sink = 0;
-  for (uint64_t n = 0; n < cycles; ++n) {
-    const auto& x = in[n % kTable];
-    drive(c->bits_i, x.ring);
-    c->head_i = x.head;
-    c.eval();
-    sink += c->count_o;
-  }
-  return sink == ~uint64_t{0} ? 0 : cycles;
+  return run_head_unit<Model, W>(cycles, seed, [](const Model& m) { return m.count_o; });
 }
 
 /// Evaluations of tonic_popcount_range; with Pipeline = 1 one clock cycle

@@ -27,6 +27,7 @@ class Comb {
   Comb& operator=(const Comb&) = delete;
 
   Model* operator->() { return dut_.get(); }
+  Model& operator*() { return *dut_; }
   Model& dut() { return *dut_; }
   void eval() { dut_->eval(); }
   /// One clock cycle (rising then falling edge); only for models with clk_i.
