@@ -75,6 +75,12 @@ module tonic_flow_fifo #(
   output logic                                    out_valid_o,
   input  wire logic                               out_ready_i,
   output logic      [IdWidth-1:0]                 out_id_o,
+  // The pop stream of the NEXT cycle: out_valid_o and out_id_o as they will
+  // be after this clock edge (for callers that address a block RAM with the
+  // head one cycle ahead). Combinational from out_ready_i and the inserts
+  // accepted last cycle.
+  output logic                                    nxt_valid_o,
+  output logic      [IdWidth-1:0]                 nxt_id_o,
   // Number of ids visible to the pop side (see (d) above).
   output logic      [CountWidth-1:0]              count_o
 );
@@ -121,6 +127,8 @@ module tonic_flow_fifo #(
   assign out_valid_o = slot_cnt_q != '0;
   assign out_id_o    = slot_q[0];
   assign count_o     = count_q;
+  assign nxt_valid_o = !rst_i && slot_cnt_d != '0;
+  assign nxt_id_o    = slot_d[0];
   assign pop         = out_valid_o && out_ready_i;
 
   // ---------------------------------------------------------------------

@@ -151,6 +151,8 @@ module tonic_cr_engine #(
   // Ready set: enqueue into an empty ring (port 0), transmit of a flow
   // with more queued (port 1). Members that turn out empty when popped
   // (served meanwhile as the sticky flow) cost one idle cycle.
+  logic           rs_nxt_valid_unused;
+  logic [IdW-1:0] rs_nxt_id_unused;
   tonic_flow_fifo #(
     .FlowCount (FlowCount),
     .WritePorts(2)
@@ -162,6 +164,8 @@ module tonic_cr_engine #(
     .out_valid_o(rs_valid),
     .out_ready_i(rs_pop),
     .out_id_o   (rs_id),
+    .nxt_valid_o(rs_nxt_valid_unused),
+    .nxt_id_o   (rs_nxt_id_unused),
     .count_o    (ready_flows_o)
   );
 

@@ -24,12 +24,20 @@
 // with mark = sent, so each bitmap has one writer group. outstanding =
 // gen_cnt - tx_cnt (mod 2 RingN): generate and notify in one cycle cancel.
 //
-// This first version keeps the state in plain arrays read combinationally
-// (every processor sees the state of the current cycle; no forwarding is
-// needed). That is fast in Verilator. In an FPGA the small fields map to
-// LUTRAM, but the W-bit bitmaps would become flip-flops. Moving the bitmaps
-// to block RAM (registered reads plus forwarding) is planned; see
-// docs/dd-engine.md.
+// Memories. Every field lives in a tonic_state_ram (one writer, or two with
+// a live-value table; one copy per read port). The wide fields (the three
+// W-bit bitmaps, user state, RTO and deadline, cwnd) are block RAM with
+// registered reads: each processor presents the flow it will work on one
+// cycle ahead (incoming stage 1: the rx input; stage 2: stage 1's flow;
+// periodic: the next scan position; next-seg: the active set's next head or
+// the current flow), and the cell forwards that cycle's writes, so every
+// processor sees the same state a combinational read would give. The
+// narrow fields (present, posted, lengths, wnd_start, next_new, the
+// outstanding counters) are LUTRAM read combinationally. A flow add clears
+// the block-RAM fields through the cells' clear ports (fresh bits) instead
+// of writing them, so ADD needs no write port of its own there.
+// After reset an init sweep writes present = 0 and zero counters for every
+// flow id (FlowCount cycles, ctrl_ready_o low); LUTRAM has no reset.
 //
 // Bad input is counted in stats_o and otherwise ignored (docs/dd-engine.md):
 // rx for a flow that is not present, a cumulative ack beyond next_new, a
@@ -126,6 +134,23 @@ module tonic_dd_engine
   typedef logic [PtrW-1:0]  ptr_t;
   typedef logic [UserW-1:0] user_w_t;
 
+  // The rarely-read part of the window group (one block-RAM word).
+  typedef struct packed {
+    logic [31:0] rto;
+    logic [31:0] deadline;
+    logic        armed;
+    user_w_t     user;
+  } cold_t;
+  function automatic cold_t cold_init();
+    cold_t c;
+    c.rto      = 32'(RtoInit);
+    c.deadline = '0;
+    c.armed    = 1'b0;
+    c.user     = user_w_t'(UserInit);
+    return c;
+  endfunction
+  localparam cold_t ColdInit = cold_init();
+
   // The len bits of the ring starting at position start (len in 0..W).
   // ge/lt are thermometer codes written as shifts of all ones: a decoder in
   // hardware, a few word operations in the Verilated model (a per-bit loop
@@ -168,62 +193,6 @@ module tonic_dd_engine
     return (w == '0) ? cnt_t'(1) : (w > cnt_t'(W)) ? cnt_t'(W) : w;
   endfunction
 
-  // ---------------------------------------------------------------------
-  // Per-flow state (plain arrays; see the header).
-  logic        present_q  [FlowCount];
-  logic [LenW-1:0] seg_size_q [FlowCount];
-  logic [LenW-1:0] last_len_q [FlowCount];
-  seq_t        posted_q   [FlowCount];
-  seq_t        start_q    [FlowCount];   // wnd_start
-  ring_t       acked_q    [FlowCount];
-  cnt_t        wnd_q      [FlowCount];
-  ring_t       mark_q     [FlowCount];
-  logic [31:0] rto_q      [FlowCount];
-  logic [31:0] deadline_q [FlowCount];
-  logic        armed_q    [FlowCount];
-  user_w_t     user_q     [FlowCount];
-  seq_t        next_q     [FlowCount];   // next_new
-  ring_t       sent_q     [FlowCount];
-  ptr_t        gen_q      [FlowCount];
-  ptr_t        tx_q       [FlowCount];
-
-  assign probe_wnd_o   = wnd_q[probe_flow_i];
-  assign probe_start_o = start_q[probe_flow_i];
-  assign probe_next_o  = next_q[probe_flow_i];
-
-  logic [31:0] now_q;
-  dd_stats_t   stats_q, stats_d;
-  assign stats_o = stats_q;
-
-  // Active set: port 0 next-seg, 1 incoming, 2 tx-notify, 3 periodic/control.
-  logic [3:0]        act_ins_valid;
-  flow_t [3:0]       act_ins_id;
-  logic              act_valid, act_pop;
-  flow_t             act_id;
-
-  tonic_flow_fifo #(
-    .FlowCount (FlowCount),
-    .WritePorts(4)
-  ) u_active (
-    .clk_i      (clk_i),
-    .rst_i      (rst_i),
-    .ins_valid_i(act_ins_valid),
-    .ins_id_i   (act_ins_id),
-    .out_valid_o(act_valid),
-    .out_ready_i(act_pop),
-    .out_id_o   (act_id),
-    .count_o    (active_flows_o)
-  );
-
-  // ---------------------------------------------------------------------
-  // Control.
-  logic  c_add, c_post, c_remove;   // accepted op this cycle (valid & good)
-  logic  c_bad;                     // accepted and ignored
-  logic  c_fire;                    // ctrl_valid_i && ctrl_ready_o
-  logic  c_stall;                   // transient: wait
-  flow_t cf;
-  assign cf = ctrl_flow_i;
-
   // Incoming stage-1 register (event in stage 2) and input register.
   typedef struct packed {
     logic       valid;
@@ -249,18 +218,184 @@ module tonic_dd_engine
   } s1_t;
   s1_t s1_q, s1_d;
 
+  // ---------------------------------------------------------------------
+  // Processors and the flows they work on. *_d: the flow of the next cycle
+  // (block-RAM read addresses, one cycle ahead).
+  flow_t  cf;        // control: the offered op's flow
+  flow_t  i1f;       // incoming stage 1
+  flow_t  i2f;       // incoming stage 2
+  flow_t  pf, pf_d;  // periodic
+  flow_t  nf, nf_d;  // next segment
+  flow_t  tf;        // transmit notify
+  assign cf = ctrl_flow_i;
+  assign tf = txn_flow_i;
+
+  // Init sweep after reset (LUTRAM has no reset): present = 0, gen = tx = 0.
+  logic  init_q;
+  flow_t init_ptr_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      init_q     <= 1'b1;
+      init_ptr_q <= '0;
+    end else if (init_q) begin
+      init_q     <= init_ptr_q != flow_t'(FlowCount - 1);
+      init_ptr_q <= init_ptr_q + flow_t'(1);
+    end
+  end
+
+  // Write ports (driven further down by the processors).
+  logic  present_we, present_wd;
+  flow_t present_wa;
+  logic  posted_we, last_we, seg_we;
+  logic  start_we_i1, start_we_add;
+  seq_t  start_wd_i1;
+  logic  next_we;
+  flow_t next_wa;
+  seq_t  next_wd;
+  logic  gen_we, tx_we;
+  flow_t gen_wa, tx_wa;
+  ptr_t  gen_wd, tx_wd;
+  logic  acked_we;
+  ring_t acked_wd;
+  logic  sent_we;
+  flow_t sent_wa;
+  ring_t sent_wd;
+  logic  wnd_we_i2, wnd_we_p, mark_we_i2, mark_we_p, cold_we_i2, cold_we_p;
+  cnt_t  wnd_wd_i2, wnd_wd_p;
+  ring_t mark_wd_i2, mark_wd_p;
+  cold_t cold_wd_i2, cold_wd_p;
+  logic  c_add;      // control adds flow cf this cycle
+
+  // Read data. LUTRAM fields: combinational, this cycle's flow. Block-RAM
+  // fields: registered, addressed with *_d, the same value.
+  logic            present_c, present_i1, present_i2, present_p, present_n;
+  seq_t            posted_c, posted_i2, posted_p, posted_n;
+  logic [LenW-1:0] seg_size_n, last_len_n;
+  seq_t            start_c, start_i1, start_p, start_n, start_pr;
+  seq_t            next_i1, next_i2, next_p, next_n, next_pr;
+  ptr_t            gen_c, gen_n, gen_t, tx_c, tx_n, tx_t;
+  ring_t           acked_i1, acked_i2, acked_p;
+  ring_t           sent_i2, sent_p, sent_n;
+  cnt_t            wnd_i2, wnd_p, wnd_n, wnd_pr;
+  ring_t           mark_i2, mark_p, mark_n;
+  cold_t           cold_i2, cold_p;
+
+  tonic_state_ram #(.Depth(FlowCount), .Width(1), .Readers(5), .RegRead(0)) u_present (
+    .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
+    .clr_i(1'b0), .clr_addr_i('0),
+    .raddr_i({nf, pf, i2f, i1f, cf}),
+    .rdata_o({present_n, present_p, present_i2, present_i1, present_c}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(4), .RegRead(0)) u_posted (
+    .clk_i, .we_i(posted_we), .waddr_i(cf), .wdata_i(ctrl_seq_i),
+    .clr_i(1'b0), .clr_addr_i('0),
+    .raddr_i({nf, pf, i2f, cf}),
+    .rdata_o({posted_n, posted_p, posted_i2, posted_c}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(0)) u_seg_size (
+    .clk_i, .we_i(seg_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf), .rdata_o(seg_size_n));
+  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(0)) u_last_len (
+    .clk_i, .we_i(last_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf), .rdata_o(last_len_n));
+  // wnd_start: incoming stage 1 (writer 0) and ADD (writer 1).
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(5), .RegRead(0)) u_start (
+    .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({cf, i1f}), .wdata_i({ctrl_seq_i, start_wd_i1}),
+    .clr_i(1'b0), .clr_addr_i('0),
+    .raddr_i({probe_flow_i, nf, pf, i1f, cf}),
+    .rdata_o({start_pr, start_n, start_p, start_i1, start_c}));
+  // next_new: next-seg, or ADD (next-seg waits in that cycle).
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(5), .RegRead(0)) u_next (
+    .clk_i, .we_i(next_we), .waddr_i(next_wa), .wdata_i(next_wd),
+    .clr_i(1'b0), .clr_addr_i('0),
+    .raddr_i({probe_flow_i, nf, pf, i2f, i1f}),
+    .rdata_o({next_pr, next_n, next_p, next_i2, next_i1}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(3), .RegRead(0)) u_gen (
+    .clk_i, .we_i(gen_we), .waddr_i(gen_wa), .wdata_i(gen_wd),
+    .clr_i(1'b0), .clr_addr_i('0),
+    .raddr_i({tf, nf, cf}), .rdata_o({gen_t, gen_n, gen_c}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(3), .RegRead(0)) u_tx (
+    .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
+    .clr_i(1'b0), .clr_addr_i('0),
+    .raddr_i({tf, nf, cf}), .rdata_o({tx_t, tx_n, tx_c}));
+  // Block RAM.
+  tonic_state_ram #(.Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1), .Clear(1)) u_acked (
+    .clk_i, .we_i(acked_we), .waddr_i(i1f), .wdata_i(acked_wd),
+    .clr_i(c_add), .clr_addr_i(cf),
+    .raddr_i({pf_d, rx_q.flow, rx_flow_i}),
+    .rdata_o({acked_p, acked_i2, acked_i1}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1)) u_sent (
+    .clk_i, .we_i(sent_we), .waddr_i(sent_wa), .wdata_i(sent_wd),
+    .clr_i(1'b0), .clr_addr_i('0),
+    .raddr_i({nf_d, pf_d, rx_q.flow}),
+    .rdata_o({sent_n, sent_p, sent_i2}));
+  // Window group: incoming stage 2 (writer 0) and periodic (writer 1).
+  tonic_state_ram #(.Depth(FlowCount), .Width(CntW), .Writers(2), .Readers(4), .RegRead(1),
+                    .Clear(1), .Init(CntW'(InitWnd))) u_wnd (
+    .clk_i, .we_i({wnd_we_p, wnd_we_i2}), .waddr_i({pf, i2f}), .wdata_i({wnd_wd_p, wnd_wd_i2}),
+    .clr_i(c_add), .clr_addr_i(cf),
+    .raddr_i({probe_flow_i, nf_d, pf_d, rx_q.flow}),
+    .rdata_o({wnd_pr, wnd_n, wnd_p, wnd_i2}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(W), .Writers(2), .Readers(3), .RegRead(1),
+                    .Clear(1)) u_mark (
+    .clk_i, .we_i({mark_we_p, mark_we_i2}), .waddr_i({pf, i2f}), .wdata_i({mark_wd_p, mark_wd_i2}),
+    .clr_i(c_add), .clr_addr_i(cf),
+    .raddr_i({nf_d, pf_d, rx_q.flow}),
+    .rdata_o({mark_n, mark_p, mark_i2}));
+  tonic_state_ram #(.Depth(FlowCount), .Width($bits(cold_t)), .Writers(2), .Readers(2), .RegRead(1),
+                    .Clear(1), .Init(ColdInit)) u_cold (
+    .clk_i, .we_i({cold_we_p, cold_we_i2}), .waddr_i({pf, i2f}), .wdata_i({cold_wd_p, cold_wd_i2}),
+    .clr_i(c_add), .clr_addr_i(cf),
+    .raddr_i({pf_d, rx_q.flow}),
+    .rdata_o({cold_p, cold_i2}));
+
+  assign probe_wnd_o   = wnd_pr;
+  assign probe_start_o = start_pr;
+  assign probe_next_o  = next_pr;
+
+  logic [31:0] now_q;
+  dd_stats_t   stats_q, stats_d;
+  assign stats_o = stats_q;
+
+  // Active set: port 0 next-seg, 1 incoming, 2 tx-notify, 3 periodic/control.
+  logic [3:0]        act_ins_valid;
+  flow_t [3:0]       act_ins_id;
+  logic              act_valid, act_pop, act_nxt_valid;
+  flow_t             act_id, act_nxt_id;
+
+  tonic_flow_fifo #(
+    .FlowCount (FlowCount),
+    .WritePorts(4)
+  ) u_active (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .ins_valid_i(act_ins_valid),
+    .ins_id_i   (act_ins_id),
+    .out_valid_o(act_valid),
+    .out_ready_i(act_pop),
+    .out_id_o   (act_id),
+    .nxt_valid_o(act_nxt_valid),
+    .nxt_id_o   (act_nxt_id),
+    .count_o    (active_flows_o)
+  );
+
+  // ---------------------------------------------------------------------
+  // Control.
+  logic  c_post, c_remove;          // accepted op this cycle (valid & good; c_add above)
+  logic  c_bad;                     // accepted and ignored
+  logic  c_fire;                    // ctrl_valid_i && ctrl_ready_o
+  logic  c_stall;                   // transient: wait
+
   logic p_insert;   // periodic uses insert port 3 this cycle
-  assign c_stall = (ctrl_op_i == CtrlAdd) && !present_q[cf]
-                && ((gen_q[cf] != tx_q[cf])                      // ring not drained
+  assign c_stall = (ctrl_op_i == CtrlAdd) && !present_c
+                && ((gen_c != tx_c)                              // ring not drained
                     || (s1_q.valid && s1_q.ev.flow == cf)        // event in flight
                     || (rx_q.valid && rx_q.flow == cf));
-  assign ctrl_ready_o = !p_insert && !c_stall;
+  assign ctrl_ready_o = !init_q && !p_insert && !c_stall;
   assign c_fire   = ctrl_valid_i && ctrl_ready_o;
-  assign c_add    = c_fire && ctrl_op_i == CtrlAdd && !present_q[cf];
-  assign c_post   = c_fire && ctrl_op_i == CtrlPost && present_q[cf]
-                 && seq_le(posted_q[cf], ctrl_seq_i)
-                 && seq_le(ctrl_seq_i, start_q[cf] + 32'h4000_0000);
-  assign c_remove = c_fire && ctrl_op_i == CtrlRemove && present_q[cf];
+  assign c_add    = c_fire && ctrl_op_i == CtrlAdd && !present_c;
+  assign c_post   = c_fire && ctrl_op_i == CtrlPost && present_c
+                 && seq_le(posted_c, ctrl_seq_i)
+                 && seq_le(ctrl_seq_i, start_c + 32'h4000_0000);
+  assign c_remove = c_fire && ctrl_op_i == CtrlRemove && present_c;
   assign c_bad    = c_fire && !c_add && !c_post && !c_remove;
 
   // ---------------------------------------------------------------------
@@ -282,15 +417,14 @@ module tonic_dd_engine
     rx_q.grant      <= rx_grant_i;
   end
 
-  flow_t       i1f;
   seq_t        i1_ws, i1_nn, i1_new;
   logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_sack_ok, i1_sack_new, i1_ok;
   cnt_t        i1_slide, i1_prev_sacked;
   ring_t       i1_slid, i1_sack_bit, i1_acked;
   assign i1f        = rx_q.flow;
-  assign i1_ws      = start_q[i1f];
-  assign i1_nn      = next_q[i1f];
-  assign i1_present = present_q[i1f];
+  assign i1_ws      = start_i1;
+  assign i1_nn      = next_i1;
+  assign i1_present = present_i1 && !init_q;  // LUTRAM is swept after reset
   assign i1_type_ok = rx_q.typ inside {RxAck, RxSack, RxNack, RxPull, RxCnp, RxResend};
   // Types that carry a cumulative ack.
   assign i1_acks    = rx_q.typ inside {RxAck, RxSack, RxNack};
@@ -302,15 +436,15 @@ module tonic_dd_engine
   assign i1_slid    = ring_mask(i1_ws[IdxW-1:0], i1_slide);
   assign i1_sack_ok = rx_q.sack_valid && seq_le(i1_new, rx_q.sack_idx) && seq_lt(rx_q.sack_idx, i1_nn);
   assign i1_sack_bit = i1_sack_ok ? (ring_t'(1) << rx_q.sack_idx[IdxW-1:0]) : '0;
-  assign i1_sack_new = i1_sack_ok && !acked_q[i1f][rx_q.sack_idx[IdxW-1:0]];
-  assign i1_acked   = (acked_q[i1f] & ~i1_slid) | i1_sack_bit;
+  assign i1_sack_new = i1_sack_ok && !acked_i1[rx_q.sack_idx[IdxW-1:0]];
+  assign i1_acked   = (acked_i1 & ~i1_slid) | i1_sack_bit;
 
   tonic_popcount_range #(
     .W       (W),
     .Pipeline(0)
   ) u_prev_sacked (
     .clk_i  (clk_i),
-    .bits_i (acked_q[i1f]),
+    .bits_i (acked_i1),
     .start_i(i1_ws[IdxW-1:0]),
     .len_i  (i1_slide),
     .count_o(i1_prev_sacked)
@@ -346,20 +480,18 @@ module tonic_dd_engine
   // ---------------------------------------------------------------------
   // Next segment (declared early: incoming and periodic see its sent flip).
   logic        ns_pick, ns_fire, ns_rtx, ns_more;
-  flow_t       nf;
   logic        cur_valid_q;
   flow_t       cur_q;
   logic [IdxW-1:0] ns_pos;
   ring_t       ns_flip;   // the sent bit next-seg flips this cycle (flow nf)
 
-  // sent of flow g including next-seg's write of this cycle.
-  function automatic ring_t sent_eff(flow_t g);
-    return sent_q[g] ^ ((ns_fire && ns_rtx && nf == g) ? ns_flip : '0);
+  // sent of flow g (read as sent) including next-seg's write of this cycle.
+  function automatic ring_t sent_eff(flow_t g, ring_t sent);
+    return sent ^ ((ns_fire && ns_rtx && nf == g) ? ns_flip : '0);
   endfunction
 
   // ---------------------------------------------------------------------
   // Incoming stage 2: the protocol.
-  flow_t  i2f;
   seq_t   i2_nn;
   cnt_t   i2_flight;
   ring_t  i2_sent, i2_pending;
@@ -369,10 +501,10 @@ module tonic_dd_engine
   logic [31:0] i2_rto;
   user_w_t i2_user;
   assign i2f        = s1_q.ev.flow;
-  assign i2_nn      = next_q[i2f];
+  assign i2_nn      = next_i2;
   assign i2_flight  = cnt_t'(i2_nn - s1_q.new_start);
-  assign i2_sent    = sent_eff(i2f);
-  assign i2_pending = mark_q[i2f] ^ i2_sent;
+  assign i2_sent    = sent_eff(i2f, sent_i2);
+  assign i2_pending = mark_i2 ^ i2_sent;
 
   tonic_proto_incoming #(
     .W    (W),
@@ -380,14 +512,14 @@ module tonic_dd_engine
   ) u_proto_in (
     .now_i          (now_q),
     .wnd_start_i    (s1_q.new_start),
-    .wnd_i          (wnd_q[i2f]),
+    .wnd_i          (wnd_i2),
     .next_new_i     (i2_nn),
-    .posted_i       (posted_q[i2f]),
+    .posted_i       (posted_i2),
     .flight_i       (i2_flight),
-    .acked_i        (acked_q[i2f]),
+    .acked_i        (acked_i2),
     .pending_i      (i2_pending),
-    .rto_i          (rto_q[i2f]),
-    .user_i         (user_q[i2f]),
+    .rto_i          (cold_i2.rto),
+    .user_i         (cold_i2.user),
     .type_i         (s1_q.ev.typ),
     .cum_ack_i      (s1_q.ev.cum_ack),
     .sack_valid_i   (s1_q.ev.sack_valid),
@@ -413,22 +545,21 @@ module tonic_dd_engine
   logic [31:0] i2_rto_new;
   cnt_t   i2_wnd_new;
   assign i2_mark_mask = mark_positions(i2_mark_we, i2_mark_lo, i2_mark_hi, s1_q.new_start, i2_nn,
-                                       acked_q[i2f]);
+                                       acked_i2);
   // Slid positions stop being pending; marked ones become pending.
-  assign i2_mark_new  = (((mark_q[i2f] & ~s1_q.slid) | (i2_sent & s1_q.slid)) & ~i2_mark_mask)
+  assign i2_mark_new  = (((mark_i2 & ~s1_q.slid) | (i2_sent & s1_q.slid)) & ~i2_mark_mask)
                       | (~i2_sent & i2_mark_mask);
-  assign i2_rto_new   = rto_after(i2_rto_we, i2_rto, rto_q[i2f]);
+  assign i2_rto_new   = rto_after(i2_rto_we, i2_rto, cold_i2.rto);
   assign i2_wnd_new   = wnd_clamp(i2_wnd);
 
   logic i2_go;        // stage 2 writes this cycle
   logic i2_advanced;
-  assign i2_go       = s1_q.valid && present_q[i2f];
+  assign i2_go       = s1_q.valid && present_i2 && !init_q;
   assign i2_advanced = s1_q.new_start != s1_q.old_start;
 
   // ---------------------------------------------------------------------
   // Periodic: visit flow scan_q each cycle.
   flow_t  scan_q;
-  flow_t  pf;
   seq_t   p_ws, p_nn;
   cnt_t   p_flight;
   logic   p_present, p_conflict, p_timeout, p_arm, p_disarm, p_call;
@@ -439,20 +570,21 @@ module tonic_dd_engine
   logic [31:0] p_rto;
   user_w_t p_user;
   assign pf        = scan_q;
-  assign p_ws      = start_q[pf];
-  assign p_nn      = next_q[pf];
+  assign pf_d      = rst_i ? '0 : scan_q + flow_t'(1);
+  assign p_ws      = start_p;
+  assign p_nn      = next_p;
   assign p_flight  = cnt_t'(p_nn - p_ws);
-  assign p_present = present_q[pf];
+  assign p_present = present_p && !init_q;
   // Ack beats timeout: no periodic write to a flow incoming stage 2 or
   // control may write this cycle (control: any offered op, so that the
   // ready of control does not depend on itself through p_insert).
   assign p_conflict = (i2_go && i2f == pf) || (ctrl_valid_i && cf == pf);
-  assign p_disarm  = p_present && !p_conflict && p_flight == '0 && armed_q[pf];
-  assign p_arm     = p_present && !p_conflict && p_flight != '0 && !armed_q[pf];
-  assign p_timeout = p_present && p_flight != '0 && armed_q[pf] && !seq_lt(now_q, deadline_q[pf]);
-  assign p_call    = p_present && !p_conflict && p_flight != '0 && armed_q[pf];
-  assign p_sent    = sent_eff(pf);
-  assign p_pending = mark_q[pf] ^ p_sent;
+  assign p_disarm  = p_present && !p_conflict && p_flight == '0 && cold_p.armed;
+  assign p_arm     = p_present && !p_conflict && p_flight != '0 && !cold_p.armed;
+  assign p_timeout = p_present && p_flight != '0 && cold_p.armed && !seq_lt(now_q, cold_p.deadline);
+  assign p_call    = p_present && !p_conflict && p_flight != '0 && cold_p.armed;
+  assign p_sent    = sent_eff(pf, sent_p);
+  assign p_pending = mark_p ^ p_sent;
 
   tonic_proto_periodic #(
     .W    (W),
@@ -460,14 +592,14 @@ module tonic_dd_engine
   ) u_proto_per (
     .now_i          (now_q),
     .wnd_start_i    (p_ws),
-    .wnd_i          (wnd_q[pf]),
+    .wnd_i          (wnd_p),
     .next_new_i     (p_nn),
-    .posted_i       (posted_q[pf]),
+    .posted_i       (posted_p),
     .flight_i       (p_flight),
-    .acked_i        (acked_q[pf]),
+    .acked_i        (acked_p),
     .pending_i      (p_pending),
-    .rto_i          (rto_q[pf]),
-    .user_i         (user_q[pf]),
+    .rto_i          (cold_p.rto),
+    .user_i         (cold_p.user),
     .timeout_i      (p_timeout),
     .wnd_we_o       (p_wnd_we),
     .wnd_o          (p_wnd),
@@ -484,9 +616,9 @@ module tonic_dd_engine
   ring_t  p_mark_mask, p_mark_new;
   logic [31:0] p_rto_new;
   cnt_t   p_wnd_new;
-  assign p_mark_mask = mark_positions(p_call && p_mark_we, p_mark_lo, p_mark_hi, p_ws, p_nn, acked_q[pf]);
-  assign p_mark_new  = (mark_q[pf] & ~p_mark_mask) | (~p_sent & p_mark_mask);
-  assign p_rto_new   = rto_after(p_rto_we, p_rto, rto_q[pf]);
+  assign p_mark_mask = mark_positions(p_call && p_mark_we, p_mark_lo, p_mark_hi, p_ws, p_nn, acked_p);
+  assign p_mark_new  = (mark_p & ~p_mark_mask) | (~p_sent & p_mark_mask);
+  assign p_rto_new   = rto_after(p_rto_we, p_rto, cold_p.rto);
   assign p_wnd_new   = wnd_clamp(p_wnd);
   assign p_insert    = p_call && (p_mark_we || p_wnd_we);
 
@@ -500,17 +632,20 @@ module tonic_dd_engine
   ring_t  n_pending;
   logic   n_found, n_rtx_ok, n_new_ok, n_can;
   logic [IdxW-1:0] n_off;
+  flow_t  cur_d;
   assign ns_pick  = !c_add && (act_valid || cur_valid_q);
   assign act_pop  = !c_add && act_valid;
   assign nf       = act_valid ? act_id : cur_q;
-  assign n_ws     = start_q[nf];
-  assign n_nn     = next_q[nf];
-  assign n_wnd    = wnd_q[nf];
-  assign n_posted = posted_q[nf];
-  assign n_tx     = tx_q[nf] + ptr_t'(txn_valid_i && txn_flow_i == nf);
-  assign n_out    = gen_q[nf] - n_tx;
-  assign n_pending = mark_q[nf] ^ sent_q[nf];
-  assign n_can    = ns_pick && present_q[nf] && n_out < ptr_t'(RingN);
+  assign cur_d    = ns_pick ? nf : cur_q;
+  assign nf_d     = act_nxt_valid ? act_nxt_id : cur_d;
+  assign n_ws     = start_n;
+  assign n_nn     = next_n;
+  assign n_wnd    = wnd_n;
+  assign n_posted = posted_n;
+  assign n_tx     = tx_n + ptr_t'(txn_valid_i && tf == nf);
+  assign n_out    = gen_n - n_tx;
+  assign n_pending = mark_n ^ sent_n;
+  assign n_can    = ns_pick && present_n && !init_q && n_out < ptr_t'(RingN);
 
   tonic_ffs_after_head #(
     .W(W)
@@ -553,15 +688,13 @@ module tonic_dd_engine
     end
   end
   always_ff @(posedge clk_i) begin
-    if (ns_pick) begin
-      cur_q <= nf;
-    end
+    cur_q <= cur_d;
   end
 
   // ---------------------------------------------------------------------
   // Transmit notify: insert the flow when it drops below RingN outstanding.
   ptr_t t_gen;
-  assign t_gen = gen_q[txn_flow_i] + ptr_t'(ns_fire && nf == txn_flow_i);
+  assign t_gen = gen_t + ptr_t'(ns_fire && nf == tf);
 
   // ---------------------------------------------------------------------
   // Active-set inserts.
@@ -569,8 +702,8 @@ module tonic_dd_engine
   assign act_ins_id[0]    = nf;
   assign act_ins_valid[1] = i2_go && (i2_advanced || i2_wnd_we || i2_mark_we);
   assign act_ins_id[1]    = i2f;
-  assign act_ins_valid[2] = txn_valid_i && (t_gen - tx_q[txn_flow_i] == ptr_t'(RingN));
-  assign act_ins_id[2]    = txn_flow_i;
+  assign act_ins_valid[2] = txn_valid_i && (t_gen - tx_t == ptr_t'(RingN));
+  assign act_ins_id[2]    = tf;
   assign act_ins_valid[3] = p_insert || c_post;
   assign act_ins_id[3]    = p_insert ? pf : cf;
 
@@ -581,13 +714,13 @@ module tonic_dd_engine
   assign enq_flow_o  = c_add ? cf : nf;
   assign enq_idx_o   = n_idx;
   assign enq_rtx_o   = ns_rtx;
-  assign enq_len_o   = (n_idx + 32'd1 == n_posted) ? last_len_q[nf] : seg_size_q[nf];
+  assign enq_len_o   = (n_idx + 32'd1 == n_posted) ? last_len_n : seg_size_n;
 
   // ---------------------------------------------------------------------
   // Notes: burst complete. A 4-entry queue; dropped (counted) when full.
   logic       note_push, note_push_ok;
   logic [2:0] note_cnt_unused;
-  assign note_push = i2_go && i2_advanced && s1_q.new_start == posted_q[i2f];
+  assign note_push = i2_go && i2_advanced && s1_q.new_start == posted_i2;
 
   tonic_small_fifo #(
     .Width(IdW + 32),
@@ -608,10 +741,10 @@ module tonic_dd_engine
   // Trace port.
   cnt_t    tr_in_wnd, tr_per_wnd;
   user_w_t tr_in_user, tr_per_user;
-  assign tr_in_wnd   = i2_wnd_we ? i2_wnd_new : wnd_q[i2f];
-  assign tr_in_user  = i2_user_we ? i2_user : user_q[i2f];
-  assign tr_per_wnd  = p_wnd_we ? p_wnd_new : wnd_q[pf];
-  assign tr_per_user = p_user_we ? p_user : user_q[pf];
+  assign tr_in_wnd   = i2_wnd_we ? i2_wnd_new : wnd_i2;
+  assign tr_in_user  = i2_user_we ? i2_user : cold_i2.user;
+  assign tr_per_wnd  = p_wnd_we ? p_wnd_new : wnd_p;
+  assign tr_per_user = p_user_we ? p_user : cold_p.user;
   always_comb begin
     trace_in_o           = '0;
     trace_in_o.valid     = i2_go;
@@ -660,105 +793,73 @@ module tonic_dd_engine
     end
   end
 
-  // Control.
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      present_q <= '{default: 1'b0};
-    end else if (c_add) begin
-      present_q[cf] <= 1'b1;
-    end else if (c_remove) begin
-      present_q[cf] <= 1'b0;
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (c_add) begin
-      seg_size_q[cf] <= ctrl_len_i;
-      last_len_q[cf] <= ctrl_len_i;
-      posted_q[cf]   <= ctrl_seq_i;
-    end else if (c_post) begin
-      last_len_q[cf] <= ctrl_len_i;
-      posted_q[cf]   <= ctrl_seq_i;
-    end
-  end
+  // Control (and the init sweep).
+  assign present_we = init_q || c_add || c_remove;
+  assign present_wa = init_q ? init_ptr_q : cf;
+  assign present_wd = !init_q && c_add;
+  assign posted_we  = c_add || c_post;
+  assign last_we    = c_add || c_post;
+  assign seg_we     = c_add;
 
-  // Incoming stage 1 (and ADD).
-  always_ff @(posedge clk_i) begin
-    if (c_add) begin
-      start_q[cf] <= ctrl_seq_i;
-      acked_q[cf] <= '0;
-    end
-    if (i1_ok) begin
-      start_q[i1f] <= i1_new;
-      acked_q[i1f] <= i1_acked;
-    end
-  end
+  // Incoming stage 1 (ADD: writer 1 of wnd_start, clear of acked).
+  assign start_we_i1  = i1_ok;
+  assign start_wd_i1  = i1_new;
+  assign start_we_add = c_add;
+  assign acked_we     = i1_ok;
+  assign acked_wd     = i1_acked;
 
-  // Incoming stage 2 and periodic (and ADD). Never the same flow: a
-  // conflicting periodic visit writes nothing.
-  always_ff @(posedge clk_i) begin
-    if (c_add) begin
-      wnd_q[cf]      <= cnt_t'(InitWnd);
-      mark_q[cf]     <= '0;
-      rto_q[cf]      <= 32'(RtoInit);
-      armed_q[cf]    <= 1'b0;
-      user_q[cf]     <= user_w_t'(UserInit);
+  // Incoming stage 2 (writer 0) and periodic (writer 1) of the window
+  // group; never the same flow (a conflicting periodic visit writes
+  // nothing). ADD clears the group.
+  always_comb begin
+    cold_wd_i2      = cold_i2;
+    cold_wd_i2.rto  = i2_rto_new;
+    if (i2_user_we) cold_wd_i2.user = i2_user;
+    if (s1_q.new_start == i2_nn) begin
+      cold_wd_i2.armed = 1'b0;
+    end else if (i2_restart) begin
+      cold_wd_i2.armed    = 1'b1;
+      cold_wd_i2.deadline = now_q + i2_rto_new;
     end
-    if (i2_go) begin
-      if (i2_wnd_we) wnd_q[i2f] <= i2_wnd_new;
-      mark_q[i2f] <= i2_mark_new;
-      rto_q[i2f]  <= i2_rto_new;
-      if (i2_user_we) user_q[i2f] <= i2_user;
-      if (s1_q.new_start == i2_nn) begin
-        armed_q[i2f] <= 1'b0;
-      end else if (i2_restart) begin
-        armed_q[i2f]    <= 1'b1;
-        deadline_q[i2f] <= now_q + i2_rto_new;
-      end
-    end
+    cold_wd_p = cold_p;
     if (p_arm || p_disarm) begin
-      armed_q[pf]    <= p_arm;
-      deadline_q[pf] <= now_q + rto_q[pf];
+      cold_wd_p.armed    = p_arm;
+      cold_wd_p.deadline = now_q + cold_p.rto;
     end
     if (p_call) begin
-      if (p_wnd_we) wnd_q[pf] <= p_wnd_new;
-      if (p_mark_we) mark_q[pf] <= p_mark_new;
-      rto_q[pf] <= p_rto_new;
-      if (p_user_we) user_q[pf] <= p_user;
-      if (p_restart) deadline_q[pf] <= now_q + p_rto_new;
+      cold_wd_p.rto = p_rto_new;
+      if (p_user_we) cold_wd_p.user = p_user;
+      if (p_restart) cold_wd_p.deadline = now_q + p_rto_new;
     end
   end
+  assign cold_we_i2 = i2_go;
+  assign cold_we_p  = p_arm || p_disarm || p_call;
+  assign wnd_we_i2  = i2_go && i2_wnd_we;
+  assign wnd_wd_i2  = i2_wnd_new;
+  assign wnd_we_p   = p_call && p_wnd_we;
+  assign wnd_wd_p   = p_wnd_new;
+  assign mark_we_i2 = i2_go;
+  assign mark_wd_i2 = i2_mark_new;
+  assign mark_we_p  = p_call && p_mark_we;
+  assign mark_wd_p  = p_mark_new;
 
-  // Next segment (and ADD).
-  always_ff @(posedge clk_i) begin
-    if (c_add) begin
-      next_q[cf] <= ctrl_seq_i;
-      sent_q[cf] <= '0;
-    end
-    if (ns_fire) begin
-      if (ns_rtx) begin
-        sent_q[nf] <= sent_q[nf] ^ ns_flip;
-      end else begin
-        next_q[nf] <= n_nn + 32'd1;
-      end
-    end
-  end
+  // Next segment (ADD: next-seg waits in that cycle and lends its port).
+  assign next_we = c_add || (ns_fire && !ns_rtx);
+  assign next_wa = c_add ? cf : nf;
+  assign next_wd = c_add ? ctrl_seq_i : n_nn + 32'd1;
+  assign sent_we = c_add || (ns_fire && ns_rtx);
+  assign sent_wa = c_add ? cf : nf;
+  assign sent_wd = c_add ? '0 : sent_n ^ ns_flip;
 
-  // Outstanding counters: next-seg (gen) and transmit notify (tx). Reset,
-  // so that an ADD (which waits for gen == tx) works after power-up.
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      gen_q <= '{default: '0};
-    end else if (ns_fire) begin
-      gen_q[nf] <= gen_q[nf] + ptr_t'(1);
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (rst_i) begin
-      tx_q <= '{default: '0};
-    end else if (txn_valid_i) begin
-      tx_q[txn_flow_i] <= tx_q[txn_flow_i] + ptr_t'(1);
-    end
-  end
+  // Outstanding counters: next-seg (gen) and transmit notify (tx); the init
+  // sweep zeroes them (no next-seg or notify can happen during it: no flow
+  // is present and the CR engine is empty).
+  assign gen_we = init_q || ns_fire;
+  assign gen_wa = init_q ? init_ptr_q : nf;
+  assign gen_wd = init_q ? '0 : gen_n + ptr_t'(1);
+  assign tx_we  = init_q || txn_valid_i;
+  assign tx_wa  = init_q ? init_ptr_q : tf;
+  assign tx_wd  = init_q ? '0 : tx_t + ptr_t'(1);
 endmodule
 
 `default_nettype wire

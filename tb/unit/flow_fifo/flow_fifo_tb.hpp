@@ -229,6 +229,13 @@ class FlowFifoTb {
   Model& dut() { return h_.dut(); }
   FlowFifoRef& ref() { return ref_; }
 
+ private:
+  bool have_nxt_ = false;  // nxt_valid_/nxt_id_ hold the DUT's previous-cycle announcement
+  bool nxt_valid_ = false;
+  uint32_t nxt_id_ = 0;
+
+ public:
+
   /// Synchronous reset of the DUT and of the reference. `noisy`: hold every
   /// insert port valid and out_ready high during the reset (all ignored).
   void reset(bool noisy = false) {
@@ -238,6 +245,7 @@ class FlowFifoTb {
     h_->out_ready_i = noisy;
     h_.reset();
     ref_.reset();
+    have_nxt_ = false;
     std::fill(held_.begin(), held_.end(), 0);
   }
 
@@ -258,6 +266,13 @@ class FlowFifoTb {
     else if (d.out_valid_o && d.out_id_o != ref_.out_id())
       fail(c, "out_id_o", d.out_id_o, ref_.out_id());
     if (d.count_o != ref_.count()) fail(c, "count_o", d.count_o, ref_.count());
+    // nxt_* of the last cycle announced this cycle's head.
+    if (have_nxt_ && (nxt_valid_ != static_cast<bool>(d.out_valid_o) ||
+                      (nxt_valid_ && nxt_id_ != d.out_id_o)))
+      fail(c, "nxt_valid_o/nxt_id_o of the previous cycle", nxt_id_, d.out_id_o);
+    nxt_valid_ = d.nxt_valid_o;
+    nxt_id_ = d.nxt_id_o;
+    have_nxt_ = true;
     for (const FlowInsert& in : ins_) stats_.inserts += in.valid;
     std::optional<uint32_t> popped;
     if (d.out_valid_o && ready) popped = static_cast<uint32_t>(d.out_id_o);

@@ -18,6 +18,7 @@
 // ...) against WindowRef (window_ref.hpp) through the trace ports.
 #pragma once
 
+#include <stdexcept>
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -90,6 +91,15 @@ class TonicTb {
     d.note_ready_i = 1;
     d.probe_flow_i = 0;
     h_.reset();
+    // The DD engine's init sweep: FlowCount cycles after reset with
+    // ctrl_ready_o low (docs/sender-core.md). Wait for it so that cycle
+    // counts in tests start with an engine that takes control.
+    h_.eval();
+    for (uint32_t i = 0; i < P::kFlows + 4 && !d.ctrl_ready_o; ++i) {
+      h_.tick();
+      h_.eval();
+    }
+    if (!d.ctrl_ready_o) throw std::runtime_error("TonicTb: ctrl_ready_o still low after the init sweep");
   }
 
   Harness<Model>& h() { return h_; }

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_state_ram: per-flow state memory with one or two writers, any number
+// of read ports and an optional clear port.
+//
+// The DD engine keeps every per-flow field in one of these
+// (docs/cells/state_ram.md). One parameterized cell does the port plumbing,
+// the live-value table and the read-after-write forwarding for all fields.
+//
+// Semantics. The memory holds Depth words S[0..Depth-1]. In each clock
+// cycle t:
+//   1. Writes: for every writer w with we_i[w], S[waddr_i[w]] = wdata_i[w].
+//      Two writers to one address in one cycle: writer 1 wins.
+//   2. Clear (Clear = 1): if clr_i, S[clr_addr_i] = Init. A clear beats a
+//      write to the same address in the same cycle.
+// Reads:
+//   - RegRead = 0 (LUTRAM): rdata_o[r] = S[raddr_i[r]] as it stands at the
+//     start of cycle t (before the writes of cycle t); combinational.
+//   - RegRead = 1 (block RAM): rdata_o[r] in cycle t+1 = S[raddr_i[r] of
+//     cycle t] AFTER the writes and the clear of cycle t. So a consumer that
+//     presents in cycle t the address it will use in cycle t+1 sees exactly
+//     what a combinational read in cycle t+1 would give: the engine moves a
+//     read into block RAM without changing its behaviour, cycle for cycle.
+// Words never written or cleared read as undefined data. No reset.
+//
+// Structure. One bank per writer; each bank is one copy per read port
+// (tonic_ram_1w1r, block RAM, when RegRead = 1; a plain array read
+// combinationally, LUTRAM, when RegRead = 0), so every copy has one write
+// and one read port. With two writers a live-value table (one flip-flop bit
+// per word, written by both writers) names the bank that holds the last
+// write. With Clear a "fresh" bit per word (set by the clear, reset by any
+// write) makes the word read as Init. For RegRead = 1 the read registers
+// hold the block RAM word (read-first) plus a forwarding register that
+// catches a write or clear of the same address in the same cycle; one
+// 2:1 or 3:1 mux after the block RAM picks the result.
+`default_nettype none
+
+module tonic_state_ram #(
+  /// Number of words (>= 2).
+  parameter int unsigned Depth = 1024,
+  /// Word width in bits (>= 1).
+  parameter int unsigned Width = 32,
+  /// Number of write ports: 1 or 2.
+  parameter int unsigned Writers = 1,
+  /// Number of read ports (>= 1).
+  parameter int unsigned Readers = 1,
+  /// 1: reads registered (block RAM), address one cycle ahead; 0:
+  /// combinational reads (LUTRAM).
+  parameter int unsigned RegRead = 1,
+  /// 1: the clear port is used (costs one flip-flop bit per word).
+  parameter int unsigned Clear = 0,
+  /// The word a cleared address reads as.
+  parameter logic [Width-1:0] Init = '0,
+  /// Address width, derived; do not override.
+  localparam int unsigned AddrW = $clog2(Depth)
+) (
+  input  wire logic                            clk_i,
+  // Write ports.
+  input  wire logic [Writers-1:0]              we_i,
+  input  wire logic [Writers-1:0][AddrW-1:0]   waddr_i,
+  input  wire logic [Writers-1:0][Width-1:0]   wdata_i,
+  // Clear port (ignored when Clear = 0).
+  input  wire logic                            clr_i,
+  input  wire logic [AddrW-1:0]                clr_addr_i,
+  // Read ports (see the semantics above for the timing).
+  input  wire logic [Readers-1:0][AddrW-1:0]   raddr_i,
+  output logic      [Readers-1:0][Width-1:0]   rdata_o
+);
+  if (Depth < 2) begin : g_check_depth
+    $fatal(1, "tonic_state_ram: Depth must be >= 2");
+  end
+  if (Writers < 1 || Writers > 2) begin : g_check_writers
+    $fatal(1, "tonic_state_ram: Writers must be 1 or 2");
+  end
+  if (Readers < 1) begin : g_check_readers
+    $fatal(1, "tonic_state_ram: Readers must be >= 1");
+  end
+
+  typedef logic [AddrW-1:0] addr_t;
+  typedef logic [Width-1:0] word_t;
+
+  // Writes after masking: a writer 0 write to the address writer 1 writes
+  // is dropped (writer 1 wins), so the live-value table needs no priority.
+  logic [Writers-1:0] we;
+  if (Writers == 2) begin : g_win2
+    assign we[1] = we_i[1];
+    assign we[0] = we_i[0] && !(we_i[1] && waddr_i[1] == waddr_i[0]);
+  end else begin : g_win1
+    assign we = we_i;
+  end
+
+  // Live-value table: the bank (writer) of the last write, per word, and
+  // its value at each read address.
+  logic [Readers-1:0] lvt_rd;
+  if (Writers == 2) begin : g_lvt
+    logic lvt_q [Depth];
+    always_ff @(posedge clk_i) begin
+      if (we[0]) lvt_q[waddr_i[0]] <= 1'b0;
+      if (we[1]) lvt_q[waddr_i[1]] <= 1'b1;
+    end
+    for (genvar r = 0; r < Readers; r++) begin : g_rd
+      assign lvt_rd[r] = lvt_q[raddr_i[r]];
+    end
+  end else begin : g_no_lvt
+    assign lvt_rd = '0;
+  end
+
+  // Fresh bits: the word was cleared and not written since.
+  logic [Readers-1:0] fresh_rd;
+  if (Clear != 0) begin : g_fresh
+    logic fresh_q [Depth];
+    always_ff @(posedge clk_i) begin
+      for (int unsigned w = 0; w < Writers; w++) begin
+        if (we[w]) fresh_q[waddr_i[w]] <= 1'b0;
+      end
+      if (clr_i) fresh_q[clr_addr_i] <= 1'b1;
+    end
+    for (genvar r = 0; r < Readers; r++) begin : g_rd
+      assign fresh_rd[r] = fresh_q[raddr_i[r]];
+    end
+  end else begin : g_no_fresh
+    logic  clr_unused;
+    addr_t clr_addr_unused;
+    assign clr_unused      = clr_i;
+    assign clr_addr_unused = clr_addr_i;
+    assign fresh_rd        = '0;
+  end
+
+  for (genvar r = 0; r < Readers; r++) begin : g_rd
+    word_t [Writers-1:0] bank_rd;  // each bank's copy for this read port
+
+    if (RegRead != 0) begin : g_reg
+      // Block-RAM copies, read-first; the forwarding register covers the
+      // same-cycle write or clear.
+      for (genvar w = 0; w < Writers; w++) begin : g_bank
+        tonic_ram_1w1r #(
+          .Depth(Depth),
+          .Width(Width)
+        ) u_ram (
+          .clk_i    (clk_i),
+          .wr_en_i  (we[w]),
+          .wr_addr_i(waddr_i[w]),
+          .wr_data_i(wdata_i[w]),
+          .rd_en_i  (1'b1),
+          .rd_addr_i(raddr_i[r]),
+          .rd_data_o(bank_rd[w])
+        );
+      end
+
+      logic  hit0, hit1, hitc;
+      logic  sel_q, fresh_rd_q, fwd_q;
+      word_t fwd_data_q;
+      assign hit0 = we[0] && waddr_i[0] == raddr_i[r];
+      if (Writers == 2) begin : g_hit1
+        assign hit1 = we[1] && waddr_i[1] == raddr_i[r];
+      end else begin : g_nohit1
+        assign hit1 = 1'b0;
+      end
+      assign hitc = (Clear != 0) && clr_i && clr_addr_i == raddr_i[r];
+
+      always_ff @(posedge clk_i) begin
+        sel_q      <= lvt_rd[r];
+        fresh_rd_q <= hitc || (!hit0 && !hit1 && fresh_rd[r]);
+        fwd_q      <= hit0 || hit1;
+        fwd_data_q <= hit1 ? wdata_i[Writers-1] : wdata_i[0];
+      end
+
+      always_comb begin
+        if (fresh_rd_q) begin
+          rdata_o[r] = Init;
+        end else if (fwd_q) begin
+          rdata_o[r] = fwd_data_q;
+        end else begin
+          rdata_o[r] = bank_rd[(Writers == 2) ? 32'(sel_q) : 32'd0];
+        end
+      end
+    end else begin : g_comb
+      // LUTRAM copies, read combinationally.
+      for (genvar w = 0; w < Writers; w++) begin : g_bank
+        word_t mem_q [Depth];
+        always_ff @(posedge clk_i) begin
+          if (we[w]) mem_q[waddr_i[w]] <= wdata_i[w];
+        end
+        assign bank_rd[w] = mem_q[raddr_i[r]];
+      end
+
+      assign rdata_o[r] = fresh_rd[r] ? Init : bank_rd[(Writers == 2) ? 32'(lvt_rd[r]) : 32'd0];
+    end
+  end
+endmodule
+
+`default_nettype wire
