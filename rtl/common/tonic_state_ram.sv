@@ -25,10 +25,10 @@
 // Structure. One bank per writer; each bank is one copy per read port
 // (tonic_ram_1w1r, block RAM, when RegRead = 1; a plain array read
 // combinationally, LUTRAM, when RegRead = 0), so every copy has one write
-// and one read port. With two writers a live-value table (one flip-flop bit
-// per word, written by both writers) names the bank that holds the last
-// write. With Clear a "fresh" bit per word (set by the clear, reset by any
-// write) makes the word read as Init. For RegRead = 1 the read registers
+// and one read port. A live-value table (tonic_mpmem_lvt, LUTRAM) records
+// per word which port wrote it last: writer 0, writer 1 or the clear. It
+// names the bank that holds the word, and a word whose last write was the
+// clear ("fresh") reads as Init. For RegRead = 1 the read registers
 // hold the block RAM word (read-first) plus a forwarding register that
 // catches a write or clear of the same address in the same cycle; one
 // 2:1 or 3:1 mux after the block RAM picks the result.
@@ -78,51 +78,73 @@ module tonic_state_ram #(
   typedef logic [AddrW-1:0] addr_t;
   typedef logic [Width-1:0] word_t;
 
-  // Writes after masking: a writer 0 write to the address writer 1 writes
-  // is dropped (writer 1 wins), so the live-value table needs no priority.
+  // Writes after masking, so that the ports of one cycle hit distinct
+  // addresses: a writer 0 write to the address writer 1 writes is dropped
+  // (writer 1 wins), and a write to the address being cleared is dropped
+  // (the clear wins).
+  localparam int unsigned Ports = Writers + ((Clear != 0) ? 1 : 0);  // LVT write ports
+  localparam int unsigned LvtW  = (Ports > 2) ? 2 : 1;
+
+  logic               clr;
   logic [Writers-1:0] we;
+  assign clr = (Clear != 0) && clr_i;
   if (Writers == 2) begin : g_win2
-    assign we[1] = we_i[1];
-    assign we[0] = we_i[0] && !(we_i[1] && waddr_i[1] == waddr_i[0]);
+    assign we[1] = we_i[1] && !(clr && clr_addr_i == waddr_i[1]);
+    assign we[0] = we_i[0] && !(we_i[1] && waddr_i[1] == waddr_i[0])
+                           && !(clr && clr_addr_i == waddr_i[0]);
   end else begin : g_win1
-    assign we = we_i;
+    assign we[0] = we_i[0] && !(clr && clr_addr_i == waddr_i[0]);
   end
 
-  // Live-value table: the bank (writer) of the last write, per word, and
-  // its value at each read address.
-  logic [Readers-1:0] lvt_rd;
-  if (Writers == 2) begin : g_lvt
-    logic lvt_q [Depth];
-    always_ff @(posedge clk_i) begin
-      if (we[0]) lvt_q[waddr_i[0]] <= 1'b0;
-      if (we[1]) lvt_q[waddr_i[1]] <= 1'b1;
+  // Live-value table: which port (writer 0, writer 1, or the clear, numbered
+  // in that order) wrote each word last, read at every read address. It is
+  // tonic_mpmem_lvt (XOR-encoded single-write banks, LUTRAM); one table
+  // gives both the bank to read and the fresh bit.
+  logic [Readers-1:0] lvt_rd;    // writer 1's bank holds the word
+  logic [Readers-1:0] fresh_rd;  // the word was cleared and not written since
+  if (Ports >= 2) begin : g_lvt
+    logic [Ports-1:0]              lvt_we;
+    logic [Ports-1:0][AddrW-1:0]   lvt_wa;
+    logic [Ports-1:0][LvtW-1:0]    lvt_wd;
+    logic [Readers-1:0][LvtW-1:0]  lvt_q;
+    for (genvar w = 0; w < Writers; w++) begin : g_w
+      assign lvt_we[w] = we[w];
+      assign lvt_wa[w] = waddr_i[w];
+      assign lvt_wd[w] = LvtW'(w);
     end
+    if (Clear != 0) begin : g_c
+      assign lvt_we[Writers] = clr;
+      assign lvt_wa[Writers] = clr_addr_i;
+      assign lvt_wd[Writers] = LvtW'(Writers);
+    end
+
+    tonic_mpmem_lvt #(
+      .WritePorts(Ports),
+      .ReadPorts (Readers),
+      .Depth     (Depth),
+      .Width     (LvtW)
+    ) u_lvt (
+      .clk_i    (clk_i),
+      .wr_en_i  (lvt_we),
+      .wr_addr_i(lvt_wa),
+      .wr_data_i(lvt_wd),
+      .rd_addr_i(raddr_i),
+      .rd_data_o(lvt_q)
+    );
+
     for (genvar r = 0; r < Readers; r++) begin : g_rd
-      assign lvt_rd[r] = lvt_q[raddr_i[r]];
+      assign lvt_rd[r]   = (Writers == 2) && lvt_q[r] == LvtW'(1);
+      assign fresh_rd[r] = (Clear != 0) && lvt_q[r] == LvtW'(Writers);
     end
   end else begin : g_no_lvt
-    assign lvt_rd = '0;
+    assign lvt_rd   = '0;
+    assign fresh_rd = '0;
   end
-
-  // Fresh bits: the word was cleared and not written since.
-  logic [Readers-1:0] fresh_rd;
-  if (Clear != 0) begin : g_fresh
-    logic fresh_q [Depth];
-    always_ff @(posedge clk_i) begin
-      for (int unsigned w = 0; w < Writers; w++) begin
-        if (we[w]) fresh_q[waddr_i[w]] <= 1'b0;
-      end
-      if (clr_i) fresh_q[clr_addr_i] <= 1'b1;
-    end
-    for (genvar r = 0; r < Readers; r++) begin : g_rd
-      assign fresh_rd[r] = fresh_q[raddr_i[r]];
-    end
-  end else begin : g_no_fresh
+  if (Clear == 0) begin : g_no_clear
     logic  clr_unused;
     addr_t clr_addr_unused;
     assign clr_unused      = clr_i;
     assign clr_addr_unused = clr_addr_i;
-    assign fresh_rd        = '0;
   end
 
   for (genvar r = 0; r < Readers; r++) begin : g_rd
@@ -155,7 +177,7 @@ module tonic_state_ram #(
       end else begin : g_nohit1
         assign hit1 = 1'b0;
       end
-      assign hitc = (Clear != 0) && clr_i && clr_addr_i == raddr_i[r];
+      assign hitc = clr && clr_addr_i == raddr_i[r];
 
       always_ff @(posedge clk_i) begin
         sel_q      <= lvt_rd[r];

@@ -558,8 +558,32 @@ module tonic_dd_engine
   assign i2_advanced = s1_q.new_start != s1_q.old_start;
 
   // ---------------------------------------------------------------------
-  // Periodic: visit flow scan_q each cycle.
-  flow_t  scan_q;
+  // Periodic: visit the flows that are present, one per cycle, in the
+  // order of a circulating FIFO of flow ids (the scan set): each cycle the
+  // head is popped and visited, and put back at the tail if it is still
+  // present; ADD inserts the new flow. With P flows present each is
+  // visited every P cycles (every 2 cycles when P = 1: the FIFO's insert to
+  // pop latency). A removed flow leaves the set at its next visit.
+  logic   scan_valid, scan_nxt_valid_unused;
+  flow_t  scan_id, scan_nxt_id;
+  logic [IdW:0] scan_count_unused;
+
+  tonic_flow_fifo #(
+    .FlowCount (FlowCount),
+    .WritePorts(2)
+  ) u_scan (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .ins_valid_i({c_add, scan_valid && present_p && !init_q}),
+    .ins_id_i   ({cf, scan_id}),
+    .out_valid_o(scan_valid),
+    .out_ready_i(1'b1),
+    .out_id_o   (scan_id),
+    .nxt_valid_o(scan_nxt_valid_unused),
+    .nxt_id_o   (scan_nxt_id),
+    .count_o    (scan_count_unused)
+  );
+
   seq_t   p_ws, p_nn;
   cnt_t   p_flight;
   logic   p_present, p_conflict, p_timeout, p_arm, p_disarm, p_call;
@@ -569,12 +593,12 @@ module tonic_dd_engine
   seq_t   p_mark_lo, p_mark_hi;
   logic [31:0] p_rto;
   user_w_t p_user;
-  assign pf        = scan_q;
-  assign pf_d      = rst_i ? '0 : scan_q + flow_t'(1);
+  assign pf        = scan_id;
+  assign pf_d      = scan_nxt_id;
   assign p_ws      = start_p;
   assign p_nn      = next_p;
   assign p_flight  = cnt_t'(p_nn - p_ws);
-  assign p_present = present_p && !init_q;
+  assign p_present = scan_valid && present_p && !init_q;
   // Ack beats timeout: no periodic write to a flow incoming stage 2 or
   // control may write this cycle (control: any offered op, so that the
   // ready of control does not depend on itself through p_insert).
@@ -784,11 +808,9 @@ module tonic_dd_engine
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       now_q   <= '0;
-      scan_q  <= '0;
       stats_q <= '0;
     end else begin
       now_q   <= now_q + 32'd1;
-      scan_q  <= scan_q + flow_t'(1);
       stats_q <= stats_d;
     end
   end
