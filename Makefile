@@ -32,9 +32,10 @@ build: configure
 
 # The main job: tonic-run (sim/run/), default protocol newreno; options via
 # ARGS, e.g. make run ARGS="--protocol sack --flows 256 --loss 0.01".
+# PROTOCOL=<name> selects the protocol by name (tonic-run --protocol).
 run: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target tonic-run
-	@$(BUILD)/sim/run/tonic-run $(ARGS)
+	@$(BUILD)/sim/run/tonic-run $(if $(PROTOCOL),--protocol $(PROTOCOL)) $(ARGS)
 
 demo: build
 	@$(BUILD)/tb/demo/tonic-demo $(ARGS)

@@ -46,7 +46,7 @@ module tonic_state_ram #(
   /// 1: reads registered (block RAM), address one cycle ahead; 0:
   /// combinational reads (LUTRAM).
   parameter int unsigned RegRead = 1,
-  /// 1: the clear port is used (costs one flip-flop bit per word).
+  /// 1: the clear port is used (one more live-value-table port).
   parameter int unsigned Clear = 0,
   /// The word a cleared address reads as.
   parameter logic [Width-1:0] Init = '0,

@@ -285,8 +285,17 @@ module tonic_dd_engine
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({nf, pf, i2f, i1f, cf}),
     .rdata_o({present_n, present_p, present_i2, present_i1, present_c}));
+  // posted and wnd_start are written at cf and read at cf (by control). A
+  // write address that is the read address makes Yosys 0.69 infer a
+  // single-port LUTRAM, and its xcup library maps single-port RAMs deeper
+  // than 256 words to a size its techmap rejects ("invalid
+  // OPTION_ABITS/WIDTH combination"). The write address is therefore
+  // cf only when the port writes (a 2:1 mux; same behaviour).
+  flow_t posted_wa, start_wa_add;
+  assign posted_wa    = posted_we ? cf : nf;
+  assign start_wa_add = start_we_add ? cf : nf;
   tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(4), .RegRead(0)) u_posted (
-    .clk_i, .we_i(posted_we), .waddr_i(cf), .wdata_i(ctrl_seq_i),
+    .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_seq_i),
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({nf, pf, i2f, cf}),
     .rdata_o({posted_n, posted_p, posted_i2, posted_c}));
@@ -298,7 +307,8 @@ module tonic_dd_engine
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf), .rdata_o(last_len_n));
   // wnd_start: incoming stage 1 (writer 0) and ADD (writer 1).
   tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(5), .RegRead(0)) u_start (
-    .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({cf, i1f}), .wdata_i({ctrl_seq_i, start_wd_i1}),
+    .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
+    .wdata_i({ctrl_seq_i, start_wd_i1}),
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({probe_flow_i, nf, pf, i1f, cf}),
     .rdata_o({start_pr, start_n, start_p, start_i1, start_c}));

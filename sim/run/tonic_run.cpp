@@ -59,12 +59,16 @@ constexpr const char* kTracedModel = "tonic_newreno_1024x128";
 // ---------------------------------------------------------------------------
 // Options.
 
+#ifndef TONIC_DEFAULT_PROTOCOL
+#define TONIC_DEFAULT_PROTOCOL "newreno"
+#endif
+
 struct DropEntry {
   uint32_t flow = 0, seg = 0, tx = 0;
 };
 
 struct Options {
-  std::string protocol = "newreno";
+  std::string protocol = TONIC_DEFAULT_PROTOCOL;  // cmake -DTONIC_PROTOCOL (default newreno)
   unsigned window = 0;  // 0: the smallest build that holds --flows
   uint32_t flows = 1024;
   uint64_t cycles = 1'000'000;
