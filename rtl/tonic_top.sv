@@ -67,7 +67,8 @@ module tonic_top
   output seq_t                 probe_next_o,      // next_new
   // Trace of the window-group writes (reference-model checks, debugging).
   output dd_trace_t            trace_in_o,
-  output dd_trace_t            trace_per_o
+  output dd_trace_t            trace_per_o,
+  output dd_ns_trace_t         trace_ns_o
 );
   logic            enq_valid, enq_init, enq_rtx;
   logic [IdW-1:0]  enq_flow;
@@ -117,7 +118,8 @@ module tonic_top
     .probe_start_o  (probe_start_o),
     .probe_next_o   (probe_next_o),
     .trace_in_o     (trace_in_o),
-    .trace_per_o    (trace_per_o)
+    .trace_per_o    (trace_per_o),
+    .trace_ns_o     (trace_ns_o)
   );
 
   tonic_cr_engine #(

@@ -103,7 +103,8 @@ module tonic_dd_engine
   output seq_t                 probe_next_o,      // next_new
   // Trace of the window-group writes of this cycle (see dd_trace_t).
   output dd_trace_t            trace_in_o,        // incoming stage 2
-  output dd_trace_t            trace_per_o        // periodic (a call of the protocol)
+  output dd_trace_t            trace_per_o,       // periodic (a call of the protocol)
+  output dd_ns_trace_t         trace_ns_o         // next-seg decision
 );
   `include "user_configs.vh"
 
@@ -780,6 +781,10 @@ module tonic_dd_engine
   assign tr_per_wnd  = p_wnd_we ? p_wnd_new : wnd_p;
   assign tr_per_user = p_user_we ? p_user : cold_p.user;
   always_comb begin
+    trace_ns_o.valid     = ns_fire;
+    trace_ns_o.rtx       = ns_rtx;
+    trace_ns_o.flow      = 16'(nf);
+    trace_ns_o.idx       = n_idx;
     trace_in_o           = '0;
     trace_in_o.valid     = i2_go;
     trace_in_o.flow      = 16'(i2f);

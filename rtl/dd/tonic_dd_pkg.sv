@@ -62,6 +62,15 @@ package tonic_dd_pkg;
     logic [127:0] user;       // user state after the write (zero-extended)
   } dd_trace_t;
 
+  /// One decision of the next-segment processor (trace port): the segment
+  /// address it hands to the CR engine this cycle.
+  typedef struct packed {
+    logic         valid;
+    logic         rtx;        // a retransmission
+    logic [15:0]  flow;
+    seq_t         idx;        // segment index
+  } dd_ns_trace_t;
+
   /// Serial-number compare: a < b (RFC 1982 style, 32 bits).
   function automatic logic seq_lt(seq_t a, seq_t b);
     return $signed(a - b) < 0;

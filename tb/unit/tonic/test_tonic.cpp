@@ -147,8 +147,10 @@ TEMPLATE_TEST_CASE("tonic: random drops on many flows, everything is delivered",
               stat(tb.dut(), Stat::kRetransmits), stat(tb.dut(), Stat::kTimeouts),
               static_cast<unsigned long long>(tb.cycle()),
               static_cast<unsigned long long>(tb.events_checked()));
-  // Every ack delivered went through the reference (cwnd, ssthresh, ...).
+  // Every ack delivered went through the reference (cwnd, ssthresh, ...),
+  // and every next-segment decision was predicted by it.
   CHECK(tb.events_checked() >= tb.outs() * 9 / 10);
+  CHECK(tb.decisions_checked() >= tb.outs());
 }
 
 TEMPLATE_TEST_CASE("tonic: bad input is counted and ignored", "[tonic][badinput]", Vtonic_newreno_1024x128) {
@@ -280,5 +282,24 @@ TEST_CASE("tonic: the window reference catches a wrong cwnd (mutation self-test)
     INFO(tb.first_error());
     CHECK(tb.events_checked() >= (mutate ? 30u : 100u));
     CHECK((tb.errors() > 0) == mutate);
+  }
+}
+
+TEST_CASE("tonic: the next-segment reference catches a wrong segment index (mutation self-test)",
+          "[tonic][smoke]") {
+  using M = Vtonic_sack_1024x128;
+  LinkConfig lc;
+  lc.delay = 20;
+  for (const bool mutate : {false, true}) {
+    INFO("mutated " << mutate);
+    TonicTb<M> tb(lc, rx_for(true), 11);
+    for (uint32_t k : {20u, 21u, 40u}) tb.link().drops().drop_at(4, k);
+    if (mutate) tb.set_ns_mutation(150);
+    tb.add_flow(4, 0, kSegSize, 200);
+    tb.run_until_acked(20000);
+    INFO(tb.first_error());
+    CHECK(tb.decisions_checked() >= (mutate ? 150u : 200u));
+    CHECK((tb.errors() > 0) == mutate);
+    if (mutate) CHECK(tb.first_error().find("next-seg chose") != std::string::npos);
   }
 }

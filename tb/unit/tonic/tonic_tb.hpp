@@ -162,11 +162,13 @@ class TonicTb {
     d.note_ready_i = 1;
     h_.eval();
 
+    // The traces of this cycle see the state before this cycle's control
+    // op (it lands at the clock edge), so they are checked first.
+    check_trace(c);
     if (d.ctrl_valid_i && d.ctrl_ready_o) {
       apply_ctrl(ctrl_.front());
       ctrl_.pop_front();
     }
-    check_trace(c);
     if (d.rx_valid_i) {
       WindowEvent ev;
       ev.cycle = c;
@@ -222,6 +224,9 @@ class TonicTb {
   /// Self-test of the window reference: add 1 to the cwnd of the `at`-th
   /// incoming trace.
   void set_trace_mutation(uint64_t at) { trace_mutate_at_ = at; }
+  /// Self-test of the next-segment check: the `at`-th decision's index is
+  /// read as one higher than the DUT's.
+  void set_ns_mutation(uint64_t at) { ns_mutate_at_ = at; }
 
   /// Self-test of the checks: alter the `at`-th segment address seen
   /// (0: index + 1, 1: retransmit flag set on a new segment, 2: length).
@@ -236,6 +241,7 @@ class TonicTb {
   const std::string& first_error() const { return errors_ ? first_error_ : wref_.first_error(); }
   /// Events whose window state was compared with the reference.
   uint64_t events_checked() const { return wref_.checked(); }
+  uint64_t decisions_checked() const { return wref_.ns_checked(); }
 
  private:
   void drive_rx(const RxCmd& r) {
@@ -309,6 +315,15 @@ class TonicTb {
     auto& d = h_.dut();
     WindowTrace ti = parse_trace(d.trace_in_o);
     if (ti.valid && traces_++ == trace_mutate_at_) ti.wnd += 1;  // self-test
+    // dd_ns_trace_t: idx [31:0], flow [47:32], rtx [48], valid [49].
+    const uint64_t nw = d.trace_ns_o;
+    NsTrace ns;
+    ns.valid = (nw >> 49) & 1;
+    ns.rtx = (nw >> 48) & 1;
+    ns.flow = static_cast<uint32_t>((nw >> 32) & 0xFFFF);
+    ns.idx = static_cast<uint32_t>(nw);
+    if (ns.valid && ns_count_++ == ns_mutate_at_) ns.idx += 1;  // self-test
+    wref_.next_seg(c, ns, ti);
     wref_.incoming(c, ti);
     const WindowTrace tp = parse_trace(d.trace_per_o);
     if (tp.valid) wref_.periodic(c, tp);
@@ -366,6 +381,7 @@ class TonicTb {
   int mutation_ = -1;
   uint64_t mutate_at_ = UINT64_MAX;
   uint64_t traces_ = 0, trace_mutate_at_ = UINT64_MAX;
+  uint64_t ns_count_ = 0, ns_mutate_at_ = UINT64_MAX;
   bool window_check_ = true;
   std::string first_error_;
 };

@@ -50,6 +50,14 @@ struct WindowEvent {
   bool must_accept = false;  // a valid ack: cum_ack <= highest segment sent
 };
 
+/// A next-segment decision (tonic_dd_pkg::dd_ns_trace_t).
+struct NsTrace {
+  bool valid = false;
+  bool rtx = false;
+  uint32_t flow = 0;
+  uint32_t idx = 0;
+};
+
 template <class Twin>
 class WindowRef {
  public:
@@ -61,6 +69,7 @@ class WindowRef {
     f.present = true;
     f.start = start;
     f.posted = start;
+    f.next_new = start;
     f.wnd = Twin::kInitWnd;
     f.rto = Twin::kRtoInit;
     f.user = Twin::pack(typename Twin::User{});
@@ -70,6 +79,49 @@ class WindowRef {
 
   /// An rx event driven in `ev.cycle`; its stage 2 runs two cycles later.
   void rx(const WindowEvent& ev) { pending_.push_back(ev); }
+
+  /// The next-segment decision of cycle `cycle`; call it before
+  /// incoming() and periodic() of the same cycle (`ti`: this cycle's
+  /// incoming trace). The engine's rule (docs/sender-core.md): the first
+  /// pending retransmission at or after wnd_start if it lies below next_new
+  /// and inside the window, else next_new if it is below the posted data
+  /// and inside the window. It sees wnd_start after stage 1 of the event in
+  /// stage 2 now, and cwnd, marks and posted as they were before this cycle.
+  void next_seg(uint64_t cycle, const NsTrace& n, const WindowTrace& ti) {
+    if (!n.valid) return;
+    if (n.flow >= flows_.size()) return fail(cycle, "next-seg: flow id out of range", n.flow);
+    Flow& f = flows_[n.flow];
+    if (!f.present) return fail(cycle, "next-seg for a flow that is not present", n.flow);
+    uint32_t start = f.start;
+    if (ti.valid && ti.flow == n.flow && !pending_.empty() && pending_.front().cycle + 2 == cycle) {
+      const WindowEvent& ev = pending_.front();
+      if (ev.type <= 2 && seq_lt(start, ev.cum_ack)) start = ev.cum_ack;
+    }
+    bool found = false;
+    uint32_t first = 0;
+    for (uint32_t k = 0; k < w_ && !found; ++k) {
+      if (f.pending[(start + k) % w_]) {
+        found = true;
+        first = start + k;
+      }
+    }
+    const bool rtx_ok = found && seq_lt(first, f.next_new) && seq_lt(first, start + f.wnd);
+    const bool new_ok = seq_lt(f.next_new, f.posted) && seq_lt(f.next_new, start + f.wnd);
+    ++ns_checked_;
+    if (!rtx_ok && !new_ok) return fail(cycle, "next-seg sent a segment while none was eligible", n.flow);
+    const uint32_t want = rtx_ok ? first : f.next_new;
+    if (n.rtx != rtx_ok || n.idx != want) {
+      std::ostringstream os;
+      os << "next-seg chose " << (n.rtx ? "retransmission " : "new segment ") << n.idx << ", ref "
+         << (rtx_ok ? "retransmission " : "new segment ") << want;
+      return fail(cycle, os.str(), n.flow);
+    }
+    if (rtx_ok) {
+      f.pending[first % w_] = false;
+    } else {
+      ++f.next_new;
+    }
+  }
 
   /// The incoming stage-2 trace of cycle `cycle` (valid or not).
   void incoming(uint64_t cycle, const WindowTrace& t) {
@@ -94,11 +146,13 @@ class WindowRef {
     const uint32_t nn1 = t.next_new1;
     const uint32_t nstart = (acks && seq_lt(old, ev.cum_ack)) ? ev.cum_ack : old;
     const uint32_t slide = nstart - old;
+    const ref::ProtoRing pending_before = f.pending;
     uint32_t prev = 0;
     for (uint32_t k = 0; k < slide && k < w_; ++k) {
       const uint32_t pos = (old + k) % w_;
       prev += f.acked[pos];
       f.acked[pos] = false;
+      f.pending[pos] = false;  // slid positions stop being pending
     }
     const bool sack_ok = ev.sack_valid && seq_le(nstart, ev.sack_idx) && seq_lt(ev.sack_idx, nn1);
     const bool sack_new = sack_ok && !f.acked[ev.sack_idx % w_];
@@ -112,6 +166,7 @@ class WindowRef {
     in.posted = f.posted;
     in.flight = (t.next_new - nstart) & cnt_mask();
     in.acked = f.acked;
+    in.pending = pending_before;
     in.rto = f.rto;
     in.user = f.user;
     in.type = ev.type;
@@ -122,7 +177,9 @@ class WindowRef {
     in.newly_acked = (slide - prev + (sack_new ? 1 : 0)) & cnt_mask();
     in.dup = (ev.type == 0 || ev.type == 1) && ev.cum_ack == old && nn1 != old;
     f.start = nstart;
-    apply(f, Twin::incoming(in));
+    const ref::ProtoOut o = Twin::incoming(in);
+    if (o.mark_we) mark(f, o.mark_lo, o.mark_hi, nstart, t.next_new);
+    apply(f, o);
     compare(cycle, "incoming", ev.flow, f, t);
   }
 
@@ -140,15 +197,19 @@ class WindowRef {
     in.flight = (t.next_new - f.start) & cnt_mask();
     if (in.flight == 0) return fail(cycle, "periodic call with nothing in flight", t.flow);
     in.acked = f.acked;
+    in.pending = f.pending;
     in.rto = f.rto;
     in.user = f.user;
     in.timeout = t.timeout;
-    apply(f, Twin::periodic(in));
+    const ref::ProtoOut o = Twin::periodic(in);
+    if (o.mark_we) mark(f, o.mark_lo, o.mark_hi, f.start, t.next_new);
+    apply(f, o);
     timeouts_ += t.timeout;
     compare(cycle, "periodic", t.flow, f, t);
   }
 
   uint64_t checked() const { return checked_; }
+  uint64_t ns_checked() const { return ns_checked_; }
   uint64_t timeouts() const { return timeouts_; }
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
@@ -156,8 +217,9 @@ class WindowRef {
  private:
   struct Flow {
     bool present = false;
-    uint32_t start = 0, posted = 0, wnd = 0, rto = 0;
+    uint32_t start = 0, posted = 0, wnd = 0, rto = 0, next_new = 0;
     ref::ProtoRing acked;
+    ref::ProtoRing pending;  // ring positions pending retransmission
     ref::ProtoUser user;
   };
 
@@ -171,6 +233,19 @@ class WindowRef {
     if (!f.present || ev.type > 5) return false;
     if (ev.type > 2 || ev.must_accept) return true;
     return traced && seq_le(ev.cum_ack, nn1);
+  }
+
+  // The engine's mark rule: the unacked positions of [lo, hi) clipped to
+  // [from, to) become pending.
+  void mark(Flow& f, uint32_t lo, uint32_t hi, uint32_t from, uint32_t to) const {
+    const uint32_t a = seq_lt(lo, from) ? from : lo;
+    const uint32_t b = seq_lt(to, hi) ? to : hi;
+    uint32_t n = seq_lt(a, b) ? b - a : 0;
+    if (n > w_) n = w_;
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t pos = (a + k) % w_;
+      if (!f.acked[pos]) f.pending[pos] = true;
+    }
   }
 
   void apply(Flow& f, const ref::ProtoOut& o) const {
@@ -198,7 +273,7 @@ class WindowRef {
   uint32_t w_;
   std::vector<Flow> flows_;
   std::deque<WindowEvent> pending_;
-  uint64_t checked_ = 0, timeouts_ = 0, errors_ = 0;
+  uint64_t checked_ = 0, ns_checked_ = 0, timeouts_ = 0, errors_ = 0;
   std::string first_error_;
 };
 
