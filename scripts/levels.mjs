@@ -2,20 +2,38 @@
 // levels.mjs — resource counts and logic levels of a Yosys netlist mapped by
 // `synth_xilinx -family xcup` (read from `write_json`).
 //
-// usage: node levels.mjs <netlist.json> [--top NAME] [--path]
+// usage: node levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...]
 // prints one JSON object: {lut, lutram, ff, bram36, uram, dsp, carry, muxf,
-//                          levels, path}
+//                          levels, comb_loop, path, split}
 //
 // Timing model (docs/timing-model.md): a path starts at a module input or at
 // the output of a sequential cell (flip-flop, block RAM, URAM, DSP, SRL) and
 // ends at a module output or at an input of a sequential cell. Each LUT, each
-// MUXF7/F8/F9 and each LUTRAM read adds 1 level; each CARRY4 adds 1/2 (an
+// MUXF7/F8/F9 and each LUTRAM read (from the output's own read address)
+// adds 1 level; each CARRY4 adds 1/2 (an
 // UltraScale+ CARRY8 spans 8 bits, i.e. two CARRY4s: it adds 1). `levels` is
 // the largest sum along any path.
+//
+// Split (the protocol part of the Tonic top, docs/timing-model.md): cells
+// carrying the attribute `tonic_split` = i (1-based; set by synth-estimate.mjs
+// on the cells of the i-th module of --split before it flattens the netlist)
+// belong to module i; all other cells are the fixed part. With a split the
+// result has `split`: {modules: {M: {counts..., levels}}, levels_fixed,
+// levels_split, path_split_levels}, where
+//   levels_fixed       the largest sum along any path counting only fixed
+//                      cells (split cells add 0): what the fixed part adds
+//                      to any path, including around a split module;
+//   levels_split       the same counting only split cells;
+//   modules[M].levels  the same counting only the cells of M (its depth
+//                      inside the design);
+//   path_split_levels  the split cells' share of `levels` on the critical path.
 import fs from 'node:fs';
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/// The cell attribute that marks the cells of split module i (value i >= 1).
+export const SPLIT_ATTR = 'tonic_split';
 
 /// Finds the top module: the one marked top, else the first non-blackbox.
 function findTop(netlist, topArg) {
@@ -27,9 +45,18 @@ function findTop(netlist, topArg) {
   return mods[name];
 }
 
-/// Resource counts, levels and the critical path of a flattened netlist.
-export function analyze(netlist, topArg = null) {
+/// A Yosys JSON attribute value (binary string, or a string) as a number.
+function attrNumber(v) {
+  if (v === undefined) return 0;
+  if (typeof v === 'number') return v;
+  return /^[01]+$/.test(v) ? Number.parseInt(v, 2) : Number(v) || 0;
+}
+
+/// Resource counts, levels and the critical path of a flattened netlist;
+/// opts.split: names of the split modules (attribute tonic_split = 1, 2, ...).
+export function analyze(netlist, topArg = null, opts = {}) {
   const top = findTop(netlist, topArg);
+  const splitNames = opts.split ?? [];
   // Cell classes.
   const LUTRAM_LUTS = { RAM16X1S: 1, RAM32X1S: 1, RAM64X1S: 1, RAM128X1S: 2, RAM256X1S: 4, RAM512X1S: 8,
     RAM16X1D: 2, RAM32X1D: 2, RAM64X1D: 2, RAM128X1D: 4, RAM256X1D: 8, RAM32M: 4, RAM64M: 4, RAM32M16: 8,
@@ -46,16 +73,30 @@ export function analyze(netlist, topArg = null) {
   const isConst = (t) => t === 'GND' || t === 'VCC';
   // LUTRAM read-address pins: the read side is combinational from these.
   const lutramReadPin = (p) => /^(A\d*|ADDR[A-H]\d*|DPRA\d*|ADDR[A-H])$/.test(p) || /^A_?\d+$/.test(p) || /^DPRA/.test(p);
+  // The read-address pins of one LUTRAM output: DO<X> of RAM32M/RAM64M/
+  // RAM32M16/RAM64M8 reads at ADDR<X> (ADDRD / ADDRH, the write address,
+  // only for its own port); SPO and O at A*, DPO at DPRA*. null: unknown
+  // output, read at every read-address pin.
+  const lutramOutPins = (out) => {
+    let m = /^DO([A-H])$/.exec(out);
+    if (m) return (p) => p === `ADDR${m[1]}`;
+    if (out === 'SPO' || out === 'O') return (p) => /^A_?\d*$/.test(p);
+    if (out === 'DPO') return (p) => /^DPRA\d*$/.test(p);
+    return null;
+  };
 
-  const counts = { lut: 0, lutram: 0, ff: 0, bram36: 0, uram: 0, dsp: 0, carry: 0, muxf: 0, other: {} };
-  const driver = new Map();   // bit -> {cell, delay, inputs:[bits]}
+  const newCounts = () => ({ lut: 0, lutram: 0, ff: 0, bram36: 0, uram: 0, dsp: 0, carry: 0, muxf: 0, other: {} });
+  const counts = newCounts();
+  const partCounts = splitNames.map(() => newCounts());  // per split module
+  const driver = new Map();   // bit -> {cell, delay, part, inputs:[bits]}
   const endpoints = [];       // bits that end a path
-  const seqOutputs = new Set();
 
   for (const [name, cell] of Object.entries(top.cells)) {
     const t = cell.type;
     const dirs = cell.port_directions || {};
     const conns = cell.connections || {};
+    let part = attrNumber(cell.attributes?.[SPLIT_ATTR]);  // 0: fixed part
+    if (part > splitNames.length) part = 0;
     const ins = [], outs = [], readIns = [];
     for (const [port, bits] of Object.entries(conns)) {
       const d = dirs[port] ?? 'input';
@@ -69,97 +110,132 @@ export function analyze(netlist, topArg = null) {
       }
     }
     let delay = null;  // null: sequential (start/end point)
-    if (isLut(t)) { counts.lut++; delay = 1; }
-    else if (isMuxf(t)) { counts.muxf++; delay = 1; }
-    else if (t === 'CARRY4') { counts.carry++; delay = 0.5; }
-    else if (t === 'CARRY8') { counts.carry += 2; delay = 1; }
-    else if (isFF(t)) counts.ff++;
-    else if (isBram(t)) counts.bram36 += t.startsWith('RAMB18') || t.startsWith('FIFO18') ? 0.5 : 1;
-    else if (isUram(t)) counts.uram++;
-    else if (isDsp(t)) counts.dsp++;
-    else if (isSrl(t)) { counts.lut++; counts.lutram++; }
-    else if (isLutram(t)) { counts.lut += LUTRAM_LUTS[t]; counts.lutram += LUTRAM_LUTS[t]; }
-    else if (isBuffer(t)) { delay = 0; }
-    else if (isConst(t)) { delay = 0; }
-    else counts.other[t] = (counts.other[t] ?? 0) + 1;
+    for (const c of part ? [counts, partCounts[part - 1]] : [counts]) {
+      if (isLut(t)) { c.lut++; delay = 1; }
+      else if (isMuxf(t)) { c.muxf++; delay = 1; }
+      else if (t === 'CARRY4') { c.carry++; delay = 0.5; }
+      else if (t === 'CARRY8') { c.carry += 2; delay = 1; }
+      else if (isFF(t)) c.ff++;
+      else if (isBram(t)) c.bram36 += t.startsWith('RAMB18') || t.startsWith('FIFO18') ? 0.5 : 1;
+      else if (isUram(t)) c.uram++;
+      else if (isDsp(t)) c.dsp++;
+      else if (isSrl(t)) { c.lut++; c.lutram++; }
+      else if (isLutram(t)) { c.lut += LUTRAM_LUTS[t]; c.lutram += LUTRAM_LUTS[t]; }
+      else if (isBuffer(t)) { delay = 0; }
+      else if (isConst(t)) { delay = 0; }
+      else c.other[t] = (c.other[t] ?? 0) + 1;
+    }
 
     if (isLutram(t)) {
-      // Write side ends paths; read side is one level after the read address.
+      // Write side ends paths; each read output is one level after its own
+      // read address.
       endpoints.push(...ins);
-      for (const b of outs) driver.set(b, { cell: `${name} (${t})`, delay: 1, inputs: readIns });
+      for (const [port, bits] of Object.entries(conns)) {
+        if (dirs[port] !== 'output') continue;
+        const pins = lutramOutPins(port);
+        const inputs = pins === null ? readIns
+          : Object.entries(conns).filter(([p]) => dirs[p] !== 'output' && pins(p)).flatMap(([, bs]) => bs)
+            .filter((b) => typeof b === 'number');
+        for (const b of bits) {
+          if (typeof b === 'number') driver.set(b, { cell: `${name} (${t})`, delay: 1, part, inputs });
+        }
+      }
     } else if (delay === null) {
       endpoints.push(...ins);
-      for (const b of outs) seqOutputs.add(b);
     } else {
-      for (const b of outs) driver.set(b, { cell: `${name} (${t})`, delay, inputs: isConst(t) ? [] : ins });
+      for (const b of outs) driver.set(b, { cell: `${name} (${t})`, delay, part, inputs: isConst(t) ? [] : ins });
     }
-}
-for (const [, port] of Object.entries(top.ports)) {
-  if (port.direction === 'output') for (const b of port.bits) if (typeof b === 'number') endpoints.push(b);
-}
-
-// Longest arrival per bit (iterative DFS; combinational loops are reported).
-const arrival = new Map();
-const via = new Map();
-const ONSTACK = -1;
-let loop = false;
-function arrive(bit0) {
-  if (arrival.has(bit0) && arrival.get(bit0) !== ONSTACK) return arrival.get(bit0);
-  const stack = [[bit0, 0]];
-  while (stack.length) {
-    const frame = stack[stack.length - 1];
-    const [bit, i] = frame;
-    const drv = driver.get(bit);
-    if (!drv) { arrival.set(bit, 0); stack.pop(); continue; }
-    if (i === 0) {
-      if (arrival.get(bit) === ONSTACK) { loop = true; arrival.set(bit, 0); stack.pop(); continue; }
-      arrival.set(bit, ONSTACK);
-    }
-    if (i < drv.inputs.length) {
-      frame[1] = i + 1;
-      const inb = drv.inputs[i];
-      const a = arrival.get(inb);
-      if (a === undefined) stack.push([inb, 0]);
-      else if (a === ONSTACK) loop = true;
-      continue;
-    }
-    let best = 0, from = null;
-    for (const inb of drv.inputs) {
-      const a = arrival.get(inb);
-      if (a !== undefined && a !== ONSTACK && a >= best) { best = a; from = inb; }
-    }
-    arrival.set(bit, best + drv.delay);
-    via.set(bit, from);
-    stack.pop();
   }
-  return arrival.get(bit0);
-}
+  for (const [, port] of Object.entries(top.ports)) {
+    if (port.direction === 'output') for (const b of port.bits) if (typeof b === 'number') endpoints.push(b);
+  }
 
-let levels = 0, worst = null;
-for (const b of endpoints) {
-  const a = arrive(b);
-  if (a > levels) { levels = a; worst = b; }
-}
+  // Longest path where each driver adds weight(drv) (iterative DFS;
+  // combinational loops are reported). Returns {levels, worst, via, loop}.
+  function longest(weight) {
+    const arrival = new Map();
+    const via = new Map();
+    const ONSTACK = -1;
+    let loop = false;
+    function arrive(bit0) {
+      if (arrival.has(bit0) && arrival.get(bit0) !== ONSTACK) return arrival.get(bit0);
+      const stack = [[bit0, 0]];
+      while (stack.length) {
+        const frame = stack[stack.length - 1];
+        const [bit, i] = frame;
+        const drv = driver.get(bit);
+        if (!drv) { arrival.set(bit, 0); stack.pop(); continue; }
+        if (i === 0) {
+          if (arrival.get(bit) === ONSTACK) { loop = true; arrival.set(bit, 0); stack.pop(); continue; }
+          arrival.set(bit, ONSTACK);
+        }
+        if (i < drv.inputs.length) {
+          frame[1] = i + 1;
+          const inb = drv.inputs[i];
+          const a = arrival.get(inb);
+          if (a === undefined) stack.push([inb, 0]);
+          else if (a === ONSTACK) loop = true;
+          continue;
+        }
+        let best = 0, from = null;
+        for (const inb of drv.inputs) {
+          const a = arrival.get(inb);
+          if (a !== undefined && a !== ONSTACK && a >= best) { best = a; from = inb; }
+        }
+        arrival.set(bit, best + weight(drv));
+        via.set(bit, from);
+        stack.pop();
+      }
+      return arrival.get(bit0);
+    }
+    let levels = 0, worst = null;
+    for (const b of endpoints) {
+      const a = arrive(b);
+      if (a > levels) { levels = a; worst = b; }
+    }
+    return { levels, worst, via, loop };
+  }
 
-const result = { ...counts, levels, comb_loop: loop };
-if (Object.keys(counts.other).length === 0) delete result.other;
-if (worst !== null) {
-  const path = [];
-  for (let b = worst; b !== null && b !== undefined && driver.has(b); b = via.get(b)) path.push(driver.get(b).cell);
-  result.path = path.reverse();
-}
-return result;
+  const all = longest((d) => d.delay);
+  const result = { ...counts, levels: all.levels, comb_loop: all.loop };
+  if (Object.keys(counts.other).length === 0) delete result.other;
+  let pathSplit = 0;
+  if (all.worst !== null) {
+    const cells = [];
+    for (let b = all.worst; b !== null && b !== undefined && driver.has(b); b = all.via.get(b)) {
+      const d = driver.get(b);
+      cells.push(d.part ? `${d.cell} [${splitNames[d.part - 1]}]` : d.cell);
+      if (d.part) pathSplit += d.delay;
+    }
+    result.path = cells.reverse();
+  }
+  if (splitNames.length) {
+    const modules = {};
+    splitNames.forEach((m, i) => {
+      const c = partCounts[i];
+      if (Object.keys(c.other).length === 0) delete c.other;
+      modules[m] = { ...c, levels: longest((d) => (d.part === i + 1 ? d.delay : 0)).levels };
+    });
+    result.split = {
+      modules,
+      levels_fixed: longest((d) => (d.part ? 0 : d.delay)).levels,
+      levels_split: longest((d) => (d.part ? d.delay : 0)).levels,
+      path_split_levels: pathSplit,
+    };
+  }
+  return result;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   if (args.length < 1 || args[0].startsWith('--')) {
-    process.stderr.write('usage: node levels.mjs <netlist.json> [--top NAME] [--path]\n');
+    process.stderr.write('usage: node levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...]\n');
     process.exit(2);
   }
   const netlist = JSON.parse(fs.readFileSync(args[0], 'utf8'));
-  const topArg = args.includes('--top') ? args[args.indexOf('--top') + 1] : null;
-  const r = analyze(netlist, topArg);
+  const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
+  const split = opt('--split') ? opt('--split').split(',') : [];
+  const r = analyze(netlist, opt('--top'), { split });
   if (!args.includes('--path')) delete r.path;
   process.stdout.write(JSON.stringify(r) + '\n');
 }

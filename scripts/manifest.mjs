@@ -13,6 +13,12 @@
 //   model    false: not built as a Verilated model (synthesis/lint only)
 //   synth    true: part of `make synth-estimate`
 //   lint     false: skipped by `make lint` (default: linted)
+//   levels_target  optional: the `make synth-estimate` target for `levels`
+//            (for a config with proto_modules: for its fixed-function levels)
+//   proto_modules  optional: modules whose logic `make synth-estimate`
+//            reports separately as the protocol part (kept as their own
+//            hierarchy, then flattened; scripts/synth-estimate.mjs), e.g.
+//            ["tonic_proto_incoming", "tonic_proto_periodic"]; default none
 //
 // CLI: node manifest.mjs [--synth] [--lint] [--block B] [--config C]
 //   prints one line per config: name<TAB>top<TAB>sources<TAB>params<TAB>include_dirs
@@ -59,9 +65,14 @@ export function loadConfigs() {
           if (!st || !st.isDirectory()) throw new Error(`${where}: config ${c.name}: no directory ${d}`);
         }
       }
+      if (c.proto_modules !== undefined
+          && (!Array.isArray(c.proto_modules) || c.proto_modules.some((m) => typeof m !== 'string'))) {
+        throw new Error(`${where}: config ${c.name}: "proto_modules" must be an array of module names`);
+      }
       if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
       seen.add(c.name);
-      configs.push({ block: doc.block, params: {}, include_dirs: [], model: true, synth: false, lint: true, ...c });
+      configs.push({ block: doc.block, params: {}, include_dirs: [], model: true, synth: false, lint: true,
+        proto_modules: [], ...c });
     }
   }
   return configs;

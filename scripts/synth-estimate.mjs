@@ -6,13 +6,39 @@
 // -flatten -noiopad` (out of context), then levels.mjs on the netlist.
 // Writes build/reports/synth.json (one object per config: block, name, top,
 // params, lut, lutram, ff, bram36, uram, dsp, carry, muxf, levels, % of
-// XCKU15P, synth_s), build/reports/synth.md, and the table in docs/results.md.
+// XCKU15P, synth_s), build/reports/synth.md, and the tables in
+// docs/results.md. A run with --block / --config merges its rows into the
+// existing report (rows of other configs are kept).
 //
-// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N]
+// Fixed function vs protocol (the Tonic top, "proto_modules" in the
+// manifest, docs/timing-model.md): the modules named there (the protocol's
+// tonic_proto_incoming and tonic_proto_periodic) are synthesized as their own
+// hierarchy — read_slang --keep-hierarchy, keep_hierarchy on those modules,
+// so synth_xilinx -flatten flattens everything else — in the same run and
+// with the parameters the top gives them. After mapping, their cells are
+// marked (attribute tonic_split) and flattened into the top for levels.mjs.
+// So the protocol's LUT/FF counts are exactly its own cells, fixed = total
+// - protocol, at the price of no optimization across the protocol boundary
+// (a little more logic than a fully flat build, e.g. registers that only
+// feed protocol inputs a protocol ignores stay). Levels: `levels` is the
+// whole top; `levels_fixed` counts only fixed cells on every path (protocol
+// cells add 0) — the "fixed-function levels" the levels target applies to
+// for such configs; `levels_proto` counts only protocol cells; each
+// protocol module's depth inside the top is in proto_modules;
+// `path_proto_levels` is the protocol's share of the critical path.
+//
+// The boundary costs a little (tonic_reno_64x16: 7197 LUT and 28.5 levels
+// with the protocol kept apart, 7049 LUT and 25 levels flat); --flat also
+// runs the ordinary flat synthesis of such configs (build/synth/C.flat/) and
+// adds its figures to the row as `flat` (twice the time).
+//
+// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat]
+//   --config C also runs a config without "synth": true (a quick check);
+//   its result goes to build/synth/C/ only, not into the reports.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyze } from './levels.mjs';
+import { analyze, SPLIT_ATTR } from './levels.mjs';
 import { loadConfigs, ROOT } from './manifest.mjs';
 import { markdownTable, REPORTS, updateResults, writeReport } from './report.mjs';
 
@@ -26,10 +52,22 @@ const jobs = Number(opt('--jobs', '2'));
 function yosysScript(c) {
   const params = Object.entries(c.params).map(([k, v]) => ` -G ${k}=${v}`).join('');
   const incs = c.include_dirs.map((d) => ` -I ${d}`).join('');
+  const proto = c.proto_modules;
+  // A module as read_slang names it: as is, or with --keep-hierarchy
+  // "<module>$<instance path>" (one module per instance).
+  const mods = (m) => `${m} ${m}$*`;
+  const split = proto.length === 0 ? [] : [
+    // Mark the protocol cells, then flatten them into the top.
+    ...proto.map((m, i) => `setattr -set ${SPLIT_ATTR} ${i + 1} ${m}/c:* ${m}$*/c:*`),
+    `setattr -mod -unset keep_hierarchy ${proto.map(mods).join(' ')}`,
+    'flatten -noscopeinfo',
+  ];
   return [
-    `read_slang -j 1${incs} ${c.sources.join(' ')} --top ${c.top}${params}`,
+    `read_slang -j 1${proto.length ? ' --keep-hierarchy' : ''}${incs} ${c.sources.join(' ')} --top ${c.top}${params}`,
+    ...(proto.length ? [`setattr -mod -set keep_hierarchy 1 ${proto.map(mods).join(' ')}`] : []),
     `synth_xilinx -family xcup -top ${c.top} -flatten -noiopad`,
     'tee -q -o out/stat.txt stat',
+    ...split,
     // The netlist for scripts/levels.mjs: cells and connections only, without
     // the unused Xilinx cell library (17 MB of JSON on its own), unused
     // internal wires and src/hdlname attributes. It goes to stdout: YoWASP's
@@ -42,8 +80,8 @@ function yosysScript(c) {
   ].join('; ');
 }
 
-function run(c) {
-  const outDir = path.join(ROOT, 'build', 'synth', c.name);
+function run(c, dir = c.name) {
+  const outDir = path.join(ROOT, 'build', 'synth', dir);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   // Yosys' log goes to out/yosys.log (-q -l), the netlist to stdout.
@@ -61,7 +99,7 @@ function run(c) {
       fs.closeSync(err);
       const synthS = (Date.now() - t0) / 1000;
       if (code !== 0) {
-        resolve({ error: `yosys exit ${code}, see build/synth/${c.name}/yosys.log and stderr.txt` });
+        resolve({ error: `yosys exit ${code}, see build/synth/${dir}/yosys.log and stderr.txt` });
         return;
       }
       // stdout: warnings (with -q), then the JSON document from a line "{".
@@ -69,24 +107,63 @@ function run(c) {
       const m = /^(?:\x1b\[[0-9;]*m)*\{$/m.exec(text);  // a line "{", maybe after colour codes
       const start = m ? m.index + m[0].length - 1 : -1;
       if (start < 0) {
-        resolve({ error: `no netlist on Yosys' stdout, see build/synth/${c.name}/stdout.txt` });
+        resolve({ error: `no netlist on Yosys' stdout, see build/synth/${dir}/stdout.txt` });
         return;
       }
       fs.writeFileSync(path.join(outDir, 'net.json'), text.slice(start));
       fs.rmSync(path.join(outDir, 'stdout.txt'));
       const netlist = JSON.parse(text.slice(start));
-      const r = analyze(netlist, c.top);
+      const r = analyze(netlist, c.top, { split: c.proto_modules });
       fs.writeFileSync(path.join(outDir, 'levels.json'), JSON.stringify(r, null, 2) + '\n');
       delete r.path;
+      if (r.split && Object.values(r.split.modules).every((s) => s.lut + s.ff + s.carry + s.muxf === 0)) {
+        resolve({ error: `no cells of ${c.proto_modules.join(', ')} found (module names?), see build/synth/${dir}/yosys.log` });
+        return;
+      }
       resolve({ ...r, synth_s: Math.round(synthS * 10) / 10 });
     });
   });
 }
 
+const round2 = (x) => Math.round(x * 100) / 100;
+
+/// The report row of a config from levels.mjs' result.
+function makeRow(c, r) {
+  const { split, ...rest } = r;
+  const pct = {};
+  for (const k of Object.keys(XCKU15P)) pct[k] = round2((r[k] / XCKU15P[k]) * 100);
+  const row = { block: c.block, name: c.name, top: c.top, params: c.params, ...rest, pct_xcku15p: pct };
+  if (split) {
+    const mods = Object.values(split.modules);
+    const sum = (k) => mods.reduce((a, s) => a + s[k], 0);
+    Object.assign(row, {
+      proto_lut: sum('lut'),
+      fixed_lut: r.lut - sum('lut'),
+      proto_share_pct: r.lut ? round2((sum('lut') / r.lut) * 100) : 0,
+      proto_ff: sum('ff'),
+      fixed_ff: r.ff - sum('ff'),
+      levels_fixed: split.levels_fixed,
+      levels_proto: split.levels_split,
+      path_proto_levels: split.path_split_levels,
+      proto_modules: split.modules,
+    });
+  }
+  return withTarget(row, c.levels_target ?? null);
+}
+
+/// Sets levels_target and meets_target: for a top with a protocol split the
+/// target applies to the fixed-function levels, else to levels.
+function withTarget(row, target) {
+  const on = row.levels_fixed != null ? 'levels_fixed' : 'levels';
+  return { ...row, levels_target: target, target_on: target == null ? null : on,
+    meets_target: target == null ? null : row[on] <= target };
+}
+
 const all = loadConfigs();
 let todo = all.filter((c) => c.synth);
 if (opt('--block')) todo = todo.filter((c) => c.block === opt('--block'));
-if (opt('--config')) todo = todo.filter((c) => c.name === opt('--config'));
+// --config names any config, also one without "synth": true.
+if (opt('--config')) todo = all.filter((c) => c.name === opt('--config'));
 if (todo.length === 0) {
   process.stderr.write('synth-estimate: no matching config\n');
   process.exit(2);
@@ -104,39 +181,73 @@ async function worker() {
       process.stdout.write(`synth-estimate: ${c.name}: FAILED (${r.error})\n`);
       continue;
     }
-    const pct = {};
-    for (const k of Object.keys(XCKU15P)) pct[k] = Math.round((r[k] / XCKU15P[k]) * 1e4) / 100;
-    const row = {
-      block: c.block, name: c.name, top: c.top, params: c.params,
-      ...r, pct_xcku15p: pct,
-      levels_target: c.levels_target ?? null,
-      meets_target: c.levels_target == null ? null : r.levels <= c.levels_target,
-    };
-    rows.push(row);
-    process.stdout.write(`synth-estimate: ${c.name}: ${r.lut} LUT, ${r.ff} FF, ${r.bram36} BRAM36, ` +
-      `${r.levels} levels (${r.synth_s} s)\n`);
+    const row = makeRow(c, r);
+    if (c.proto_modules.length && args.includes('--flat')) {
+      process.stdout.write(`synth-estimate: ${c.name} (flat) ...\n`);
+      const f = await run({ ...c, proto_modules: [] }, `${c.name}.flat`);
+      if (f.error) {
+        failed++;
+        process.stdout.write(`synth-estimate: ${c.name} (flat): FAILED (${f.error})\n`);
+      } else {
+        row.flat = Object.fromEntries(['lut', 'lutram', 'ff', 'bram36', 'uram', 'dsp', 'carry', 'muxf', 'levels',
+          'comb_loop', 'synth_s'].map((k) => [k, f[k]]));
+      }
+    }
+    fs.writeFileSync(path.join(ROOT, 'build', 'synth', c.name, 'result.json'), JSON.stringify(row, null, 2) + '\n');
+    if (c.synth) rows.push(row);
+    const p = row.pct_xcku15p;
+    let line = `synth-estimate: ${c.name}: ${r.lut} LUT (${p.lut}%), ${r.ff} FF (${p.ff}%), ` +
+      `${r.bram36} BRAM36 (${p.bram36}%), ${r.uram} URAM (${p.uram}%), ${r.levels} levels`;
+    if (row.proto_lut != null) {
+      line += `; protocol ${row.proto_lut} LUT (${row.proto_share_pct}%), fixed ${row.fixed_lut} LUT, ` +
+        `fixed levels ${row.levels_fixed}, protocol levels ${row.levels_proto} ` +
+        `(${Object.entries(row.proto_modules).map(([m, s]) => `${m} ${s.lut} LUT ${s.levels} levels`).join(', ')})`;
+    }
+    if (row.flat) line += `; flat build ${row.flat.lut} LUT, ${row.flat.ff} FF, ${row.flat.levels} levels`;
+    if (row.levels_target != null) line += `; target ${row.target_on} <= ${row.levels_target} ${row.meets_target ? 'met' : 'MISSED'}`;
+    process.stdout.write(`${line} (${r.synth_s} s)${c.synth ? '' : ' [not "synth": true: not in the reports]'}\n`);
   }
 }
 await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+if (rows.length === 0) process.exit(failed ? 1 : 0);
 
 const valid = new Set(all.filter((c) => c.synth).map((c) => c.name));
 // Targets come from the manifest, also for rows kept from earlier runs.
 const target = new Map(all.map((c) => [c.name, c.levels_target ?? null]));
-const merged = writeReport('synth.json', rows, 'name', valid).map((r) => {
-  const t = target.get(r.name) ?? null;
-  return { ...r, levels_target: t, meets_target: t == null ? null : r.levels <= t };
-});
+const merged = writeReport('synth.json', rows, 'name', valid).map((r) => withTarget(r, target.get(r.name) ?? null));
 fs.writeFileSync(path.join(REPORTS, 'synth.json'), JSON.stringify(merged, null, 2) + '\n');
 const params = (r) => Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(' ');
+const targetCell = (r) => (r.levels_target == null ? ''
+  : `${r.target_on === 'levels_fixed' ? 'fixed ' : ''}<= ${r.levels_target} ${r.meets_target ? 'met' : 'MISSED'}`);
+const pctCell = (k) => (r) => r.pct_xcku15p?.[k] ?? '';
 const table = markdownTable(merged, [
   ['block', (r) => r.block], ['config', (r) => r.name], ['params', params],
   ['LUT', (r) => r.lut], ['(LUTRAM)', (r) => r.lutram], ['FF', (r) => r.ff], ['BRAM36', (r) => r.bram36],
   ['URAM', (r) => r.uram], ['DSP', (r) => r.dsp], ['CARRY4', (r) => r.carry],
-  ['LUT % KU15P', (r) => r.pct_xcku15p.lut], ['levels', (r) => r.levels],
-  ['target', (r) => (r.levels_target == null ? '' : `<= ${r.levels_target} ${r.meets_target ? 'met' : 'MISSED'}`)],
+  ['LUT %', pctCell('lut')], ['FF %', pctCell('ff')], ['BRAM36 %', pctCell('bram36')], ['URAM %', pctCell('uram')],
+  ['levels', (r) => r.levels], ['target', targetCell],
 ]);
 const note = 'Yosys 0.69 `synth_xilinx -family xcup -flatten -noiopad`, out of context; ' +
-  '`levels` per docs/timing-model.md (LUT, MUXF = 1, CARRY4 = 1/2).\n\n';
-fs.writeFileSync(path.join(REPORTS, 'synth.md'), note + table);
-updateResults('synth', 'Synthesis estimate (XCKU15P)', note + table);
+  '`levels` per docs/timing-model.md (LUT, MUXF = 1, CARRY4 = 1/2); % of the XCKU15P ' +
+  `(${XCKU15P.lut} LUTs, ${XCKU15P.ff} FFs, ${XCKU15P.bram36} BRAM36, ${XCKU15P.uram} URAM).\n\n`;
+const tops = merged.filter((r) => r.proto_lut != null);
+const modCell = (k, sep) => (r) => Object.values(r.proto_modules ?? {}).map((s) => s[k]).join(sep);
+const topTable = tops.length === 0 ? '' : '\nFixed function vs protocol (configs with "proto_modules"): the protocol ' +
+  'modules (tonic_proto_incoming + tonic_proto_periodic) are synthesized in the same run as their own ' +
+  'hierarchy, then flattened for the level count; fixed = total - protocol. `fixed levels`: the ' +
+  'longest path counting only fixed-function cells (protocol cells count 0), the figure the target ' +
+  'applies to; `protocol levels`: only protocol cells (incoming + periodic depth inside the top); ' +
+  '`on critical path`: the protocol\'s levels on the worst path of the top. The boundary costs a ' +
+  'little logic and depth against a flat build (`--flat` measures it; docs/timing-model.md).\n\n' +
+  markdownTable(tops, [
+    ['config', (r) => r.name], ['params', params], ['LUT', (r) => r.lut],
+    ['protocol LUT (in + per)', (r) => `${r.proto_lut} (${modCell('lut', ' + ')(r)})`], ['fixed LUT', (r) => r.fixed_lut],
+    ['protocol share %', (r) => r.proto_share_pct], ['FF', (r) => r.ff], ['BRAM36', (r) => r.bram36], ['URAM', (r) => r.uram],
+    ['levels', (r) => r.levels], ['fixed levels', (r) => r.levels_fixed],
+    ['protocol levels (in, per)', (r) => `${r.levels_proto} (${modCell('levels', ', ')(r)})`],
+    ['on critical path', (r) => r.path_proto_levels], ['target', targetCell],
+    ...(tops.some((r) => r.flat) ? [['flat build LUT / levels', (r) => (r.flat ? `${r.flat.lut} / ${r.flat.levels}` : '')]] : []),
+  ]);
+fs.writeFileSync(path.join(REPORTS, 'synth.md'), note + table + topTable);
+updateResults('synth', 'Synthesis estimate (XCKU15P)', note + table + topTable);
 process.exit(failed ? 1 : 0);

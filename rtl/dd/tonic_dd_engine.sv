@@ -166,23 +166,31 @@ module tonic_dd_engine
     return e[IdxW] ? (ge | lt) : (ge & lt);
   endfunction
 
-  // Clip [lo, hi) to [from, to) (serial) and return {start position, len}.
-  function automatic logic [IdxW+CntW-1:0] clip_range(seq_t lo, seq_t hi, seq_t from, seq_t to);
-    seq_t a, b, n;
-    a = seq_lt(lo, from) ? from : lo;
-    b = seq_lt(to, hi) ? to : hi;
-    n = seq_lt(a, b) ? b - a : '0;
-    return {a[IdxW-1:0], (n > seq_t'(W)) ? cnt_t'(W) : cnt_t'(n)};
+  // Offsets k in 0..W-1 below d (a thermometer code): all ones when d >= W,
+  // none when d is negative (serial: before the reference point).
+  function automatic ring_t below(seq_t d);
+    if (d[31]) return '0;
+    if (d >= seq_t'(W)) return '1;
+    return ~('1 << d[IdxW-1:0]);
   endfunction
 
   // The engine's rules for a protocol module's outputs (incoming stage 2
   // and periodic alike): ring positions to mark, i.e. the unacked ones of
-  // [lo, hi) clipped to [from, to); an RTO of at least RtoMin; cwnd in 1..W.
+  // [lo, hi) clipped to [from, to) (to - from in 0..W: to = next_new, from =
+  // wnd_start); an RTO of at least RtoMin; cwnd in 1..W.
+  // The mark is built in offset space (offset k = segment from + k): the
+  // three offsets from `from` are subtracted in parallel, each becomes a
+  // thermometer code, "k >= lo - from and k < min(hi, to) - from" is an AND
+  // of three of them, and a rotation by from mod W gives ring positions. No
+  // compare or add waits for another one.
   function automatic ring_t mark_positions(logic we, seq_t lo, seq_t hi, seq_t from, seq_t to,
                                            ring_t acked);
-    logic [IdxW+CntW-1:0] c;
-    c = clip_range(lo, hi, from, to);
-    return we ? (ring_mask(c[CntW+IdxW-1:CntW], c[CntW-1:0]) & ~acked) : '0;
+    ring_t m, r;
+    logic [IdxW-1:0] s;
+    m = below(hi - from) & below(to - from) & ~below(lo - from);
+    s = from[IdxW-1:0];
+    r = (m << s) | (m >> (IdxW+1)'(W - 32'(s)));
+    return we ? (r & ~acked) : '0;
   endfunction
 
   function automatic logic [31:0] rto_after(logic we, logic [31:0] rto, logic [31:0] old);

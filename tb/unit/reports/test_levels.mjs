@@ -2,7 +2,8 @@
 // Checks scripts/levels.mjs on a hand-written netlist with a known answer:
 // ff0 -> LUT2 -> LUT6 -> MUXF7 -> CARRY4 -> CARRY4 -> ff1 is
 // 1 + 1 + 1 + 1/2 + 1/2 = 4 levels; the LUTRAM read path ff1 -> RAM64X1D ->
-// ff2 is 1 level; the RAMB36E2 output starts a new path.
+// ff2 is 1 level; the RAMB36E2 output starts a new path. Then the same
+// netlist with two cells marked as split modules (tonic_split attribute).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,4 +27,23 @@ assert.deepEqual(r.path.map((c) => c.split(' ')[0]), ['lut0', 'lut1', 'mux7', 'c
 const looped = structuredClone(netlist);
 looped.modules.fixture.cells.lut0.connections.I1 = [8];
 assert.equal(analyze(looped).comb_loop, true);
-console.log('levels.mjs: fixture OK (4 levels)');
+assert.equal(r.split, undefined);
+
+// Split: lut1 in module A, mux7 in module B (attribute tonic_split = 1, 2).
+// levels_fixed counts lut0 (or lut2) + c0 + c1 = 2; the split cells add 2 on
+// the critical path, 1 each per module.
+const marked = structuredClone(netlist);
+marked.modules.fixture.cells.lut1.attributes = { tonic_split: '00000000000000000000000000000001' };
+marked.modules.fixture.cells.mux7.attributes = { tonic_split: '00000000000000000000000000000010' };
+const s = analyze(marked, null, { split: ['A', 'B'] });
+assert.equal(s.levels, 4);
+assert.equal(s.lut, 5);
+assert.equal(s.split.levels_fixed, 2);
+assert.equal(s.split.levels_split, 2);
+assert.equal(s.split.path_split_levels, 2);
+assert.equal(s.split.modules.A.lut, 1);
+assert.equal(s.split.modules.A.levels, 1);
+assert.equal(s.split.modules.B.muxf, 1);
+assert.equal(s.split.modules.B.lut, 0);
+assert.equal(s.split.modules.B.levels, 1);
+console.log('levels.mjs: fixture OK (4 levels; split 2 fixed + 2 split)');
