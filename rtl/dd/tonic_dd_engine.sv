@@ -166,31 +166,33 @@ module tonic_dd_engine
     return e[IdxW] ? (ge | lt) : (ge & lt);
   endfunction
 
-  // Offsets k in 0..W-1 below d (a thermometer code): all ones when d >= W,
-  // none when d is negative (serial: before the reference point).
-  function automatic ring_t below(seq_t d);
-    if (d[31]) return '0;
-    if (d >= seq_t'(W)) return '1;
-    return ~('1 << d[IdxW-1:0]);
-  endfunction
-
   // The engine's rules for a protocol module's outputs (incoming stage 2
   // and periodic alike): ring positions to mark, i.e. the unacked ones of
   // [lo, hi) clipped to [from, to) (to - from in 0..W: to = next_new, from =
   // wnd_start); an RTO of at least RtoMin; cwnd in 1..W.
-  // The mark is built in offset space (offset k = segment from + k): the
-  // three offsets from `from` are subtracted in parallel, each becomes a
-  // thermometer code, "k >= lo - from and k < min(hi, to) - from" is an AND
-  // of three of them, and a rotation by from mod W gives ring positions. No
-  // compare or add waits for another one.
+  // The clipped range is [a, b) with a = max(lo, from), b = min(hi, to). All
+  // serial compares it needs are taken in parallel from the four inputs,
+  // and the ring thermometers of the candidate ends are decoded from their
+  // low bits in parallel too; the compares then only steer multiplexers:
+  // [a, b) on the ring is ge(a) ^ ge(b), inverted when b's position lies
+  // below a's (the range wraps), empty when a >= b, all ones when b - a = W.
   function automatic ring_t mark_positions(logic we, seq_t lo, seq_t hi, seq_t from, seq_t to,
                                            ring_t acked);
-    ring_t m, r;
-    logic [IdxW-1:0] s;
-    m = below(hi - from) & below(to - from) & ~below(lo - from);
-    s = from[IdxW-1:0];
-    r = (m << s) | (m >> (IdxW+1)'(W - 32'(s)));
-    return we ? (r & ~acked) : '0;
+    logic            lo_lt_from, to_lt_hi, nonempty, full, wrap;
+    ring_t           ga, gb, m;
+    lo_lt_from = seq_lt(lo, from);
+    to_lt_hi   = seq_lt(to, hi);
+    nonempty   = lo_lt_from ? (to_lt_hi ? seq_lt(from, to) : seq_lt(from, hi))
+                            : (to_lt_hi ? seq_lt(lo, to)   : seq_lt(lo, hi));
+    // b - a <= to - from <= W, so b - a = W needs a = from, b = to.
+    full       = (to - from == seq_t'(W)) && !seq_lt(from, lo) && !seq_lt(hi, to);
+    ga         = lo_lt_from ? ('1 << from[IdxW-1:0]) : ('1 << lo[IdxW-1:0]);
+    gb         = to_lt_hi ? ('1 << to[IdxW-1:0]) : ('1 << hi[IdxW-1:0]);
+    // b's position below a's, for the four (a, b) candidates in parallel.
+    wrap       = lo_lt_from ? (to_lt_hi ? (to[IdxW-1:0] < from[IdxW-1:0]) : (hi[IdxW-1:0] < from[IdxW-1:0]))
+                            : (to_lt_hi ? (to[IdxW-1:0] < lo[IdxW-1:0])   : (hi[IdxW-1:0] < lo[IdxW-1:0]));
+    m          = full ? '1 : !nonempty ? '0 : ((ga ^ gb) ^ {W{wrap}});
+    return we ? (m & ~acked) : '0;
   endfunction
 
   function automatic logic [31:0] rto_after(logic we, logic [31:0] rto, logic [31:0] old);
@@ -224,6 +226,7 @@ module tonic_dd_engine
     logic       dup;
     ring_t      slid;       // ring positions that left the window
     seq_t       nn1;        // next_new seen by stage 1 (trace only)
+    cnt_t       flight1;    // nn1 - new_start
   } s1_t;
   s1_t s1_q, s1_d;
 
@@ -289,11 +292,20 @@ module tonic_dd_engine
   ring_t           mark_i2, mark_p, mark_n;
   cold_t           cold_i2, cold_p;
 
-  tonic_state_ram #(.Depth(FlowCount), .Width(1), .Readers(5), .RegRead(0)) u_present (
+  // LUTRAM fields. Control's reads (cf) and notify's (tf) are
+  // combinational; every other processor reads a registered copy addressed
+  // one cycle ahead, which keeps the LUTRAM read and the live-value table off
+  // its path. (Separate instances rather than mixed ports: a packed
+  // read-address vector that mixes both kinds would look like a
+  // combinational loop to Verilator's scheduler.)
+  tonic_state_ram #(.Depth(FlowCount), .Width(1), .Readers(4), .RegRead(1)) u_present (
     .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({nf, pf, i2f, i1f, cf}),
-    .rdata_o({present_n, present_p, present_i2, present_i1, present_c}));
+    .raddr_i({nf_d, pf_d, rx_q.flow, rx_flow_i}),
+    .rdata_o({present_n, present_p, present_i2, present_i1}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(1), .Readers(1), .RegRead(0)) u_present_c (
+    .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(present_c));
   // posted and wnd_start are written at cf and read at cf (by control). A
   // write address that is the read address makes Yosys 0.69 infer a
   // single-port LUTRAM, and its xcup library maps single-port RAMs deeper
@@ -303,38 +315,50 @@ module tonic_dd_engine
   flow_t posted_wa, start_wa_add;
   assign posted_wa    = posted_we ? cf : nf;
   assign start_wa_add = start_we_add ? cf : nf;
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(4), .RegRead(0)) u_posted (
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(3), .RegRead(1)) u_posted (
     .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_seq_i),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({nf, pf, i2f, cf}),
-    .rdata_o({posted_n, posted_p, posted_i2, posted_c}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(0)) u_seg_size (
+    .raddr_i({nf_d, pf_d, rx_q.flow}),
+    .rdata_o({posted_n, posted_p, posted_i2}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(1), .RegRead(0)) u_posted_c (
+    .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_seq_i),
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(posted_c));
+  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_seg_size (
     .clk_i, .we_i(seg_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf), .rdata_o(seg_size_n));
-  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(0)) u_last_len (
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(seg_size_n));
+  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_last_len (
     .clk_i, .we_i(last_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf), .rdata_o(last_len_n));
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(last_len_n));
   // wnd_start: incoming stage 1 (writer 0) and ADD (writer 1).
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(5), .RegRead(0)) u_start (
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(4), .RegRead(1)) u_start (
     .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
     .wdata_i({ctrl_seq_i, start_wd_i1}),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({probe_flow_i, nf, pf, i1f, cf}),
-    .rdata_o({start_pr, start_n, start_p, start_i1, start_c}));
+    .raddr_i({probe_flow_i, nf_d, pf_d, rx_flow_i}),
+    .rdata_o({start_pr, start_n, start_p, start_i1}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(1), .RegRead(0)) u_start_c (
+    .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
+    .wdata_i({ctrl_seq_i, start_wd_i1}),
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(start_c));
   // next_new: next-seg, or ADD (next-seg waits in that cycle).
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(5), .RegRead(0)) u_next (
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(5), .RegRead(1)) u_next (
     .clk_i, .we_i(next_we), .waddr_i(next_wa), .wdata_i(next_wd),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({probe_flow_i, nf, pf, i2f, i1f}),
+    .raddr_i({probe_flow_i, nf_d, pf_d, rx_q.flow, rx_flow_i}),
     .rdata_o({next_pr, next_n, next_p, next_i2, next_i1}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(3), .RegRead(0)) u_gen (
+  // Outstanding counters (mod 2 RingN).
+  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_gen (
     .clk_i, .we_i(gen_we), .waddr_i(gen_wa), .wdata_i(gen_wd),
-    .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({tf, nf, cf}), .rdata_o({gen_t, gen_n, gen_c}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(3), .RegRead(0)) u_tx (
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(gen_n));
+  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_gen_c (
+    .clk_i, .we_i(gen_we), .waddr_i(gen_wa), .wdata_i(gen_wd),
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i({tf, cf}), .rdata_o({gen_t, gen_c}));
+  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_tx (
     .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
-    .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({tf, nf, cf}), .rdata_o({tx_t, tx_n, tx_c}));
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(tx_n));
+  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_tx_c (
+    .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i({tf, cf}), .rdata_o({tx_t, tx_c}));
   // Block RAM.
   tonic_state_ram #(.Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1), .Clear(1)) u_acked (
     .clk_i, .we_i(acked_we), .waddr_i(i1f), .wdata_i(acked_wd),
@@ -403,12 +427,16 @@ module tonic_dd_engine
   logic  c_fire;                    // ctrl_valid_i && ctrl_ready_o
   logic  c_stall;                   // transient: wait
 
-  logic p_insert;   // periodic uses insert port 3 this cycle
+  logic  p_insert;     // periodic wants to insert flow pf (window opened or marks)
+  logic  p_ins_q;      // ... registered: it uses insert port 3 in the next cycle
+  flow_t p_ins_flow_q;
   assign c_stall = (ctrl_op_i == CtrlAdd) && !present_c
                 && ((gen_c != tx_c)                              // ring not drained
                     || (s1_q.valid && s1_q.ev.flow == cf)        // event in flight
                     || (rx_q.valid && rx_q.flow == cf));
-  assign ctrl_ready_o = !init_q && !p_insert && !c_stall;
+  // Control shares insert port 3 with periodic's (registered) insert, so
+  // control's ready does not wait for the periodic processor's logic.
+  assign ctrl_ready_o = !init_q && !p_ins_q && !c_stall;
   assign c_fire   = ctrl_valid_i && ctrl_ready_o;
   assign c_add    = c_fire && ctrl_op_i == CtrlAdd && !present_c;
   assign c_post   = c_fire && ctrl_op_i == CtrlPost && present_c
@@ -460,7 +488,7 @@ module tonic_dd_engine
 
   tonic_popcount_range #(
     .W       (W),
-    .Pipeline(0)
+    .Pipeline(1)
   ) u_prev_sacked (
     .clk_i  (clk_i),
     .bits_i (acked_i1),
@@ -475,10 +503,14 @@ module tonic_dd_engine
     s1_d.ev        = rx_q;
     s1_d.old_start = i1_ws;
     s1_d.new_start = i1_new;
-    s1_d.newly     = i1_slide - i1_prev_sacked + cnt_t'(i1_sack_new);
+    // Newly acked = slid - previously SACKed among them + a new SACK bit.
+    // The SACKed count comes from the pipelined popcount one cycle later
+    // (stage 2 subtracts it): stage 1 holds no adder tree.
+    s1_d.newly     = i1_slide + cnt_t'(i1_sack_new);
     s1_d.dup       = (rx_q.typ inside {RxAck, RxSack}) && rx_q.cum_ack == i1_ws && i1_nn != i1_ws;
     s1_d.slid      = i1_slid;
     s1_d.nn1       = i1_nn;
+    s1_d.flight1   = cnt_t'(i1_nn - i1_new);
   end
 
   always_ff @(posedge clk_i) begin
@@ -494,11 +526,14 @@ module tonic_dd_engine
     s1_q.dup       <= s1_d.dup;
     s1_q.slid      <= s1_d.slid;
     s1_q.nn1       <= s1_d.nn1;
+    s1_q.flight1   <= s1_d.flight1;
   end
 
   // ---------------------------------------------------------------------
   // Next segment (declared early: incoming and periodic see its sent flip).
   logic        ns_pick, ns_fire, ns_rtx, ns_more;
+  logic        ns_new_q;
+  flow_t       ns_flow_q;
   logic        cur_valid_q;
   flow_t       cur_q;
   logic [IdxW-1:0] ns_pos;
@@ -512,6 +547,7 @@ module tonic_dd_engine
   // ---------------------------------------------------------------------
   // Incoming stage 2: the protocol.
   seq_t   i2_nn;
+  cnt_t   i2_newly;
   cnt_t   i2_flight;
   ring_t  i2_sent, i2_pending;
   logic   i2_wnd_we, i2_mark_we, i2_rto_we, i2_restart, i2_user_we;
@@ -520,8 +556,13 @@ module tonic_dd_engine
   logic [31:0] i2_rto;
   user_w_t i2_user;
   assign i2f        = s1_q.ev.flow;
+  assign i2_newly   = s1_q.newly - i1_prev_sacked;  // popcount of stage 1, one cycle later
   assign i2_nn      = next_i2;
-  assign i2_flight  = cnt_t'(i2_nn - s1_q.new_start);
+  // FlightSize = next_new - new window start. Stage 1 subtracted the
+  // next_new it saw; next_new has moved since only if next-seg sent a new
+  // segment of this flow in the last cycle (a small add, not a 32-bit
+  // subtract in front of the protocol).
+  assign i2_flight  = s1_q.flight1 + cnt_t'(ns_new_q && ns_flow_q == i2f);
   assign i2_sent    = sent_eff(i2f, sent_i2);
   assign i2_pending = mark_i2 ^ i2_sent;
 
@@ -546,7 +587,7 @@ module tonic_dd_engine
     .ecn_i          (s1_q.ev.ecn),
     .grant_i        (s1_q.ev.grant),
     .old_start_i    (s1_q.old_start),
-    .newly_acked_i  (s1_q.newly),
+    .newly_acked_i  (i2_newly),
     .dup_i          (s1_q.dup),
     .wnd_we_o       (i2_wnd_we),
     .wnd_o          (i2_wnd),
@@ -619,8 +660,8 @@ module tonic_dd_engine
   assign p_flight  = cnt_t'(p_nn - p_ws);
   assign p_present = scan_valid && present_p && !init_q;
   // Ack beats timeout: no periodic write to a flow incoming stage 2 or
-  // control may write this cycle (control: any offered op, so that the
-  // ready of control does not depend on itself through p_insert).
+  // control may write this cycle (control: any offered op, which keeps
+  // this independent of control's ready).
   assign p_conflict = (i2_go && i2f == pf) || (ctrl_valid_i && cf == pf);
   assign p_disarm  = p_present && !p_conflict && p_flight == '0 && cold_p.armed;
   assign p_arm     = p_present && !p_conflict && p_flight != '0 && !cold_p.armed;
@@ -671,7 +712,7 @@ module tonic_dd_engine
   // the CR port, so next-seg waits in that cycle.
   seq_t   n_ws, n_nn, n_posted, n_rtx_idx, n_idx;
   ptr_t   n_tx, n_out;
-  cnt_t   n_wnd;
+  cnt_t   n_wnd, n_flight;
   ring_t  n_pending;
   logic   n_found, n_rtx_ok, n_new_ok, n_can;
   logic [IdxW-1:0] n_off;
@@ -706,8 +747,13 @@ module tonic_dd_engine
   // valid ones, so the first bit found decides.
   // Retransmissions obey the window too (after a timeout cwnd = 1 resends
   // from wnd_start upwards as the window reopens, not the whole window).
-  assign n_rtx_ok  = n_found && seq_lt(n_rtx_idx, n_nn) && seq_lt(n_rtx_idx, n_ws + seq_t'(n_wnd));
-  assign n_new_ok  = seq_lt(n_nn, n_posted) && seq_lt(n_nn, n_ws + seq_t'(n_wnd));
+  // The window tests work on offsets from wnd_start (next_new - wnd_start
+  // is in 0..W): the first pending position's offset is compared with the
+  // flight size and cwnd (CntW bits) right after the find-first unit,
+  // instead of adding it to wnd_start and comparing 32-bit indices.
+  assign n_flight  = cnt_t'(n_nn - n_ws);
+  assign n_rtx_ok  = n_found && cnt_t'(n_off) < n_flight && cnt_t'(n_off) < n_wnd;
+  assign n_new_ok  = seq_lt(n_nn, n_posted) && n_flight < n_wnd;
   assign ns_fire   = n_can && (n_rtx_ok || n_new_ok);
   assign ns_rtx    = n_rtx_ok;
   assign n_idx     = n_rtx_ok ? n_rtx_idx : n_nn;
@@ -718,7 +764,7 @@ module tonic_dd_engine
   logic n_more_rtx, n_more_new;
   assign n_more_rtx = n_rtx_ok ? ((n_pending & ~ns_flip) != '0) : 1'b0;
   assign n_more_new = n_rtx_ok ? n_new_ok
-                    : (seq_lt(n_nn + 32'd1, n_posted) && seq_lt(n_nn + 32'd1, n_ws + seq_t'(n_wnd)));
+                    : (seq_lt(n_nn + 32'd1, n_posted) && n_flight + cnt_t'(1) < n_wnd);
   assign ns_more    = (n_out + ptr_t'(1) < ptr_t'(RingN)) && (n_more_rtx || n_more_new);
 
   always_ff @(posedge clk_i) begin
@@ -732,6 +778,17 @@ module tonic_dd_engine
   end
   always_ff @(posedge clk_i) begin
     cur_q <= cur_d;
+  end
+  // Last cycle's new segment (incoming stage 2's FlightSize).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ns_new_q <= 1'b0;
+    end else begin
+      ns_new_q <= ns_fire && !ns_rtx;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    ns_flow_q <= nf;
   end
 
   // ---------------------------------------------------------------------
@@ -747,8 +804,18 @@ module tonic_dd_engine
   assign act_ins_id[1]    = i2f;
   assign act_ins_valid[2] = txn_valid_i && (t_gen - tx_t == ptr_t'(RingN));
   assign act_ins_id[2]    = tf;
-  assign act_ins_valid[3] = p_insert || c_post;
-  assign act_ins_id[3]    = p_insert ? pf : cf;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      p_ins_q <= 1'b0;
+    end else begin
+      p_ins_q <= p_insert;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    p_ins_flow_q <= pf;
+  end
+  assign act_ins_valid[3] = p_ins_q || c_post;
+  assign act_ins_id[3]    = p_ins_q ? p_ins_flow_q : cf;
 
   // ---------------------------------------------------------------------
   // CR port.
