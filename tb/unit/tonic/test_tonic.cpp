@@ -82,6 +82,9 @@ TEMPLATE_TEST_CASE("tonic: saturated flows get >= 0.99 segments per cycle and eq
       hi = std::max(hi, n);
     }
     INFO("per-flow min " << lo << " max " << hi);
+    std::printf("[tonic] %s: %u saturated flows: %.4f segments/cycle, per-flow segments %llu..%llu\n",
+                TonicParams<TestType>::kProto, nflows, rate, static_cast<unsigned long long>(lo),
+                static_cast<unsigned long long>(hi));
     CHECK(static_cast<double>(hi - lo) <= 0.01 * static_cast<double>(hi) + 1.0);
   }
 }
@@ -200,6 +203,9 @@ TEMPLATE_TEST_CASE("tonic: all flows of the 2048/4096 builds saturated get >= 0.
     hi = std::max(hi, tb.flow(f).sent - before[f]);
   }
   INFO("per-flow min " << lo << " max " << hi);
+  std::printf("[tonic] %s %ux%u: all %u flows saturated: %.4f segments/cycle, per-flow segments %llu..%llu\n",
+              TonicParams<TestType>::kProto, nflows, TonicParams<TestType>::kWindow, nflows, rate,
+              static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
   CHECK(hi - lo <= 1 + hi / 100);
 }
 
