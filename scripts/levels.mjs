@@ -199,15 +199,22 @@ export function analyze(netlist, topArg = null, opts = {}) {
   const all = longest((d) => d.delay);
   const result = { ...counts, levels: all.levels, comb_loop: all.loop };
   if (Object.keys(counts.other).length === 0) delete result.other;
-  let pathSplit = 0;
-  if (all.worst !== null) {
+  // The cells of a longest path (start first) and the split cells' share.
+  function trace(run) {
     const cells = [];
-    for (let b = all.worst; b !== null && b !== undefined && driver.has(b); b = all.via.get(b)) {
+    let share = 0;
+    for (let b = run.worst; b !== null && b !== undefined && driver.has(b); b = run.via.get(b)) {
       const d = driver.get(b);
       cells.push(d.part ? `${d.cell} [${splitNames[d.part - 1]}]` : d.cell);
-      if (d.part) pathSplit += d.delay;
+      if (d.part) share += d.delay;
     }
-    result.path = cells.reverse();
+    return { cells: cells.reverse(), share };
+  }
+  let pathSplit = 0;
+  if (all.worst !== null) {
+    const t = trace(all);
+    result.path = t.cells;
+    pathSplit = t.share;
   }
   if (splitNames.length) {
     const modules = {};
@@ -216,9 +223,11 @@ export function analyze(netlist, topArg = null, opts = {}) {
       if (Object.keys(c.other).length === 0) delete c.other;
       modules[m] = { ...c, levels: longest((d) => (d.part === i + 1 ? d.delay : 0)).levels };
     });
+    const fixed = longest((d) => (d.part ? 0 : d.delay));
+    if (fixed.worst !== null) result.path_fixed = trace(fixed).cells;
     result.split = {
       modules,
-      levels_fixed: longest((d) => (d.part ? 0 : d.delay)).levels,
+      levels_fixed: fixed.levels,
       levels_split: longest((d) => (d.part ? d.delay : 0)).levels,
       path_split_levels: pathSplit,
     };
@@ -236,6 +245,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
   const split = opt('--split') ? opt('--split').split(',') : [];
   const r = analyze(netlist, opt('--top'), { split });
-  if (!args.includes('--path')) delete r.path;
+  if (!args.includes('--path')) { delete r.path; delete r.path_fixed; }
   process.stdout.write(JSON.stringify(r) + '\n');
 }

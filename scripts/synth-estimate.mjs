@@ -116,6 +116,7 @@ function run(c, dir = c.name) {
       const r = analyze(netlist, c.top, { split: c.proto_modules });
       fs.writeFileSync(path.join(outDir, 'levels.json'), JSON.stringify(r, null, 2) + '\n');
       delete r.path;
+      delete r.path_fixed;
       if (r.split && Object.values(r.split.modules).every((s) => s.lut + s.ff + s.carry + s.muxf === 0)) {
         resolve({ error: `no cells of ${c.proto_modules.join(', ')} found (module names?), see build/synth/${dir}/yosys.log` });
         return;

@@ -138,14 +138,12 @@ module tonic_dd_engine
   // The rarely-read part of the window group (one block-RAM word).
   typedef struct packed {
     logic [31:0] rto;
-    logic [31:0] deadline;
     logic        armed;
     user_w_t     user;
   } cold_t;
   function automatic cold_t cold_init();
     cold_t c;
     c.rto      = 32'(RtoInit);
-    c.deadline = '0;
     c.armed    = 1'b0;
     c.user     = user_w_t'(UserInit);
     return c;
@@ -276,6 +274,8 @@ module tonic_dd_engine
   cnt_t  wnd_wd_i2, wnd_wd_p;
   ring_t mark_wd_i2, mark_wd_p;
   cold_t cold_wd_i2, cold_wd_p;
+  logic  dl_we_i2, dl_we_p;
+  logic [31:0] dl_wd_i2, dl_wd_p;
   logic  c_add;      // control adds flow cf this cycle
 
   // Read data. LUTRAM fields: combinational, this cycle's flow. Block-RAM
@@ -291,6 +291,9 @@ module tonic_dd_engine
   cnt_t            wnd_i2, wnd_p, wnd_n, wnd_pr;
   ring_t           mark_i2, mark_p, mark_n;
   cold_t           cold_i2, cold_p;
+  logic [31:0]     dl_p, dl_s;
+  logic            scan_valid;
+  flow_t           scan_id, scan_nxt_id;
 
   // LUTRAM fields. Control's reads (cf) and notify's (tf) are
   // combinational; every other processor reads a registered copy addressed
@@ -389,6 +392,14 @@ module tonic_dd_engine
     .clr_i(c_add), .clr_addr_i(cf),
     .raddr_i({pf_d, rx_q.flow}),
     .rdata_o({cold_p, cold_i2}));
+  // The retransmission deadline: read by the periodic processor's two
+  // stages (P0 compares it with the time, P1 checks it did not change).
+  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(2), .RegRead(1),
+                    .Clear(1)) u_deadline (
+    .clk_i, .we_i({dl_we_p, dl_we_i2}), .waddr_i({pf, i2f}), .wdata_i({dl_wd_p, dl_wd_i2}),
+    .clr_i(c_add), .clr_addr_i(cf),
+    .raddr_i({scan_nxt_id, pf_d}),
+    .rdata_o({dl_s, dl_p}));
 
   assign probe_wnd_o   = wnd_pr;
   assign probe_start_o = start_pr;
@@ -619,14 +630,34 @@ module tonic_dd_engine
 
   // ---------------------------------------------------------------------
   // Periodic: visit the flows that are present, one per cycle, in the
-  // order of a circulating FIFO of flow ids (the scan set): each cycle the
-  // head is popped and visited, and put back at the tail if it is still
-  // present; ADD inserts the new flow. With P flows present each is
-  // visited every P cycles (every 2 cycles when P = 1: the FIFO's insert to
-  // pop latency). A removed flow leaves the set at its next visit.
-  logic   scan_valid, scan_nxt_valid_unused;
-  flow_t  scan_id, scan_nxt_id;
+  // order of a circulating FIFO of flow ids (the scan set). Two stages:
+  //   P0 (cycle t): the head is popped; its timer deadline (u_deadline)
+  //      is compared with the time of cycle t + 1;
+  //   P1 (cycle t + 1): the visit proper (state read fresh, protocol
+  //      periodic module, writes); the flow goes back to the tail if it is
+  //      still present. ADD inserts a new flow.
+  // P1 trusts P0's compare only if the deadline it reads is the one P0
+  // read; if a write changed it in between, the visit is taken without a
+  // timeout and the flow comes round again on the next pass. With P flows
+  // present each is visited every max(P, 3) cycles. A removed flow leaves
+  // the set at its next visit.
+  logic   scan_nxt_valid_unused;
   logic [IdW:0] scan_count_unused;
+  logic   p_valid_q, p_tmo_q;
+  flow_t  p_flow_q;
+  logic [31:0] p_dl_q;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      p_valid_q <= 1'b0;
+    end else begin
+      p_valid_q <= scan_valid;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    p_flow_q <= scan_id;
+    p_tmo_q  <= !seq_lt(now_q + 32'd1, dl_s);
+    p_dl_q   <= dl_s;
+  end
 
   tonic_flow_fifo #(
     .FlowCount (FlowCount),
@@ -634,8 +665,8 @@ module tonic_dd_engine
   ) u_scan (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
-    .ins_valid_i({c_add, scan_valid && present_p && !init_q}),
-    .ins_id_i   ({cf, scan_id}),
+    .ins_valid_i({c_add, p_valid_q && present_p && !init_q}),
+    .ins_id_i   ({cf, p_flow_q}),
     .out_valid_o(scan_valid),
     .out_ready_i(1'b1),
     .out_id_o   (scan_id),
@@ -653,19 +684,19 @@ module tonic_dd_engine
   seq_t   p_mark_lo, p_mark_hi;
   logic [31:0] p_rto;
   user_w_t p_user;
-  assign pf        = scan_id;
-  assign pf_d      = scan_nxt_id;
+  assign pf        = p_flow_q;
+  assign pf_d      = scan_id;
   assign p_ws      = start_p;
   assign p_nn      = next_p;
   assign p_flight  = cnt_t'(p_nn - p_ws);
-  assign p_present = scan_valid && present_p && !init_q;
+  assign p_present = p_valid_q && present_p && !init_q;
   // Ack beats timeout: no periodic write to a flow incoming stage 2 or
   // control may write this cycle (control: any offered op, which keeps
   // this independent of control's ready).
   assign p_conflict = (i2_go && i2f == pf) || (ctrl_valid_i && cf == pf);
   assign p_disarm  = p_present && !p_conflict && p_flight == '0 && cold_p.armed;
   assign p_arm     = p_present && !p_conflict && p_flight != '0 && !cold_p.armed;
-  assign p_timeout = p_present && p_flight != '0 && cold_p.armed && !seq_lt(now_q, cold_p.deadline);
+  assign p_timeout = p_present && p_flight != '0 && cold_p.armed && p_tmo_q && dl_p == p_dl_q;
   assign p_call    = p_present && !p_conflict && p_flight != '0 && cold_p.armed;
   assign p_sent    = sent_eff(pf, sent_p);
   assign p_pending = mark_p ^ p_sent;
@@ -930,22 +961,23 @@ module tonic_dd_engine
     if (s1_q.new_start == i2_nn) begin
       cold_wd_i2.armed = 1'b0;
     end else if (i2_restart) begin
-      cold_wd_i2.armed    = 1'b1;
-      cold_wd_i2.deadline = now_q + i2_rto_new;
+      cold_wd_i2.armed = 1'b1;
     end
     cold_wd_p = cold_p;
     if (p_arm || p_disarm) begin
-      cold_wd_p.armed    = p_arm;
-      cold_wd_p.deadline = now_q + cold_p.rto;
+      cold_wd_p.armed = p_arm;
     end
     if (p_call) begin
       cold_wd_p.rto = p_rto_new;
       if (p_user_we) cold_wd_p.user = p_user;
-      if (p_restart) cold_wd_p.deadline = now_q + p_rto_new;
     end
   end
   assign cold_we_i2 = i2_go;
   assign cold_we_p  = p_arm || p_disarm || p_call;
+  assign dl_we_i2   = i2_go && s1_q.new_start != i2_nn && i2_restart;
+  assign dl_wd_i2   = now_q + i2_rto_new;
+  assign dl_we_p    = p_arm || p_disarm || (p_call && p_restart);
+  assign dl_wd_p    = now_q + (p_call ? p_rto_new : cold_p.rto);
   assign wnd_we_i2  = i2_go && i2_wnd_we;
   assign wnd_wd_i2  = i2_wnd_new;
   assign wnd_we_p   = p_call && p_wnd_we;
