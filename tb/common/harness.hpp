@@ -6,16 +6,26 @@
 //   2. h.eval()   — settle combinational outputs with the clock low;
 //   3. sample outputs; a stream transfers this cycle iff valid && ready;
 //   4. h.tick()   — rising edge then falling edge; cycle() advances by one.
-// The model must have inputs `clk_i` and `rst_i` (synchronous, active high).
+// The model must have an input `clk_i`; `rst_i` (synchronous, active high)
+// is optional: a model without it (tonic_state_ram) is only clocked, and
+// reset() is then unavailable.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include <verilated.h>
 
 namespace tonic {
+
+/// Whether a Verilated model has a reset input `rst_i`.
+template <class Model, class = void>
+struct HasReset : std::false_type {};
+template <class Model>
+struct HasReset<Model, std::void_t<decltype(std::declval<Model&>().rst_i)>> : std::true_type {};
 
 template <class Model>
 class Harness {
@@ -24,7 +34,7 @@ class Harness {
       : ctx_(std::make_unique<VerilatedContext>()),
         dut_(std::make_unique<Model>(ctx_.get(), name)) {
     dut_->clk_i = 0;
-    dut_->rst_i = 1;
+    if constexpr (HasReset<Model>::value) dut_->rst_i = 1;
     dut_->eval();
   }
   ~Harness() { dut_->final(); }
@@ -51,6 +61,7 @@ class Harness {
 
   /// Holds rst_i high for `cycles` clock cycles, then releases it.
   void reset(int cycles = 4) {
+    static_assert(HasReset<Model>::value, "Harness::reset(): the model has no rst_i");
     dut_->rst_i = 1;
     for (int i = 0; i < cycles; ++i) tick();
     dut_->rst_i = 0;

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test bench for tonic_mpmem: geometry of each Verilated config, packed-port
-// access, a driver that checks every read against MpmemRef, and the random
-// traffic generator shared by the stress tests and the benchmark.
+// Test bench for tonic_mpmem: geometry of each Verilated config, a driver
+// that checks every read against MpmemRef (packed ports, words and the read
+// check from common/mem_tb.hpp), and the random traffic generator of the
+// stress tests and the demo.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -22,6 +21,7 @@
 #include "Vmpmem_4w4r_4096x72_lvt.h"
 #include "Vmpmem_4w4r_4096x72.h"
 #include "common/harness.hpp"
+#include "common/mem_tb.hpp"
 #include "common/ref/mpmem_ref.hpp"
 #include "common/rng.hpp"
 
@@ -48,82 +48,21 @@ TONIC_MPMEM_CFG(Vmpmem_3w3r_1536x40_lvt, "mpmem_3w3r_1536x40_lvt", 3, 3, 1536, 4
 #undef TONIC_MPMEM_CFG
 
 // ---------------------------------------------------------------------------
-// Bit fields of packed ports. Verilator holds a packed port in an integer
-// (<= 64 bits) or a VlWide (array of 32-bit words); field i of a
-// [N-1:0][W-1:0] port is bits [i*W +: W].
-namespace mpmem_detail {
-
-inline void put_bits(uint32_t* dst, unsigned lsb, unsigned width, const uint64_t* src) {
-  unsigned done = 0;
-  while (done < width) {
-    const unsigned pos = lsb + done;
-    const unsigned off = pos % 32;
-    const unsigned n = std::min({32u - off, width - done, 64u - done % 64});
-    const uint64_t chunk = (src[done / 64] >> (done % 64)) & ((uint64_t{1} << n) - 1);
-    const uint32_t mask = static_cast<uint32_t>(((uint64_t{1} << n) - 1) << off);
-    dst[pos / 32] = (dst[pos / 32] & ~mask) | (static_cast<uint32_t>(chunk << off) & mask);
-    done += n;
-  }
-}
-
-inline void get_bits(const uint32_t* src, unsigned lsb, unsigned width, uint64_t* dst) {
-  for (unsigned i = 0; i < (width + 63) / 64; ++i) dst[i] = 0;
-  unsigned done = 0;
-  while (done < width) {
-    const unsigned pos = lsb + done;
-    const unsigned off = pos % 32;
-    const unsigned n = std::min({32u - off, width - done, 64u - done % 64});
-    const uint64_t chunk = (src[pos / 32] >> off) & ((uint64_t{1} << n) - 1);
-    dst[done / 64] |= chunk << (done % 64);
-    done += n;
-  }
-}
-
-template <class T>
-void set_field(T& sig, unsigned lsb, unsigned width, const uint64_t* src) {
-  if constexpr (std::is_integral_v<T>) {
-    const uint64_t v = sig;
-    uint32_t w[2] = {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
-    put_bits(w, lsb, width, src);
-    sig = static_cast<T>(w[0] | (static_cast<uint64_t>(w[1]) << 32));
-  } else {
-    put_bits(sig.data(), lsb, width, src);
-  }
-}
-
-template <class T>
-void get_field(const T& sig, unsigned lsb, unsigned width, uint64_t* dst) {
-  if constexpr (std::is_integral_v<T>) {
-    const uint64_t v = sig;
-    const uint32_t w[2] = {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
-    get_bits(w, lsb, width, dst);
-  } else {
-    get_bits(sig.data(), lsb, width, dst);
-  }
-}
-
-}  // namespace mpmem_detail
-
-// ---------------------------------------------------------------------------
 /// Drives one tonic_mpmem model and checks every completed read against
 /// MpmemRef. Per cycle: stage ports with write()/read(), then cycle()
 /// drives them, clocks DUT and reference, and compares the read results
 /// (rd_valid_o always; rd_data_o whenever the word is defined).
 template <class Model>
-class MpmemTb {
+class MpmemTb : public MemWords<MpmemCfg<Model>::depth, MpmemCfg<Model>::width>, public ReadCheck {
  public:
   using Cfg = MpmemCfg<Model>;
   static constexpr unsigned P = Cfg::write_ports;
   static constexpr unsigned Q = Cfg::read_ports;
   static constexpr unsigned Depth = Cfg::depth;
   static constexpr unsigned Width = Cfg::width;
-  static constexpr unsigned Words = (Width + 63) / 64;
-  static constexpr unsigned AddrW = [] {
-    unsigned w = 0;
-    while ((1u << w) < Depth) ++w;
-    return w;
-  }();
-  using Word = std::array<uint64_t, Words>;
+  using Mem = MemWords<Depth, Width>;
+  using Word = typename Mem::Word;
+  static constexpr unsigned Words = Mem::Words;
 
   MpmemTb() : ref_(P, Q, Depth, Width) {
     h_.reset();
@@ -134,30 +73,12 @@ class MpmemTb {
   Harness<Model>& harness() { return h_; }
   MpmemRef& ref() { return ref_; }
   uint64_t cycles() const { return h_.cycle(); }
-  uint64_t errors() const { return errors_; }
-  uint64_t checked() const { return checked_; }
-  const std::string& first_error() const { return first_error_; }
 
-  /// A word with every bit above Width cleared.
-  static Word mask(Word w) {
-    if (Width % 64) w[Words - 1] &= (uint64_t{1} << (Width % 64)) - 1;
-    return w;
-  }
   static Word word(uint64_t lo) {
     Word w{};
     for (unsigned i = 0; i < Words; ++i) w[i] = lo * (0x9e3779b97f4a7c15ull + 2 * i) + i;
     w[0] = lo;
-    return mask(w);
-  }
-  static Word random_word(Rng& rng) {
-    Word w;
-    for (auto& x : w) x = rng.bits64();
-    return mask(w);
-  }
-  static std::string hex(const Word& w) {
-    std::string s;
-    for (unsigned i = Words; i-- > 0;) s += fmt::format("{:016x}", w[i]);
-    return s;
+    return Mem::mask(w);
   }
 
   /// Stages write port p for the next cycle().
@@ -185,22 +106,15 @@ class MpmemTb {
   /// cycle (now on the outputs) against the reference. Clears the stage.
   void cycle() {
     Model& d = h_.dut();
-    uint64_t wr_en = 0, rd_en = 0;
-    for (unsigned p = 0; p < P; ++p) {
-      wr_en |= static_cast<uint64_t>(wr_en_[p]) << p;
-      const uint64_t a = wr_addr_[p];
-      mpmem_detail::set_field(d.wr_addr_i, p * AddrW, AddrW, &a);
-      mpmem_detail::set_field(d.wr_data_i, p * Width, Width, wr_data_[p].data());
-      ref_.set_write(p, wr_en_[p], wr_addr_[p], wr_data_[p].data());
-    }
+    const uint64_t wr_en = Mem::drive_writes(d.wr_addr_i, d.wr_data_i, ref_, wr_en_, wr_addr_, wr_data_);
+    uint64_t rd_en = 0;
     for (unsigned r = 0; r < Q; ++r) {
       rd_en |= static_cast<uint64_t>(rd_en_[r]) << r;
-      const uint64_t a = rd_addr_[r];
-      mpmem_detail::set_field(d.rd_addr_i, r * AddrW, AddrW, &a);
+      Mem::put_addr(d.rd_addr_i, r, rd_addr_[r]);
       ref_.set_read(r, rd_en_[r], rd_addr_[r]);
     }
-    d.wr_en_i = static_cast<std::remove_reference_t<decltype(d.wr_en_i)>>(wr_en);
-    d.rd_en_i = static_cast<std::remove_reference_t<decltype(d.rd_en_i)>>(rd_en);
+    packed::set_int(d.wr_en_i, wr_en);
+    packed::set_int(d.rd_en_i, rd_en);
     h_.eval();
     ref_.clock();
     h_.tick();
@@ -215,11 +129,7 @@ class MpmemTb {
 
   /// Read results of the last cycle() as the DUT shows them now.
   bool valid(unsigned r) { return (static_cast<uint64_t>(h_.dut().rd_valid_o) >> r) & 1; }
-  Word data(unsigned r) {
-    Word w{};
-    mpmem_detail::get_field(h_.dut().rd_data_o, r * Width, Width, w.data());
-    return w;
-  }
+  Word data(unsigned r) { return Mem::get_word(h_.dut().rd_data_o, r); }
 
   /// Synchronous reset of DUT and reference (contents are kept).
   void reset() {
@@ -251,18 +161,9 @@ class MpmemTb {
         continue;
       }
       if (!ref_.rd_defined(r)) continue;
-      ++checked_;
-      const Word got = data(r);
-      if (!std::equal(got.begin(), got.end(), ref_.rd_data(r))) {
-        Word exp;
-        std::copy(ref_.rd_data(r), ref_.rd_data(r) + Words, exp.begin());
-        fail(fmt::format("cycle {}: read port {} addr {}: got {}, expected {}", h_.cycle(), r,
-                         ref_.rd_addr(r), hex(got), hex(exp)));
-      }
+      check_word(data(r), ref_.rd_data(r),
+                 [&] { return fmt::format("cycle {}: read port {} addr {}", h_.cycle(), r, ref_.rd_addr(r)); });
     }
-  }
-  void fail(std::string msg) {
-    if (errors_++ == 0) first_error_ = std::move(msg);
   }
 
   Harness<Model> h_;
@@ -272,8 +173,6 @@ class MpmemTb {
   std::array<Word, P> wr_data_{};
   std::array<uint8_t, Q> rd_en_{};
   std::array<uint32_t, Q> rd_addr_{};
-  uint64_t errors_ = 0, checked_ = 0;
-  std::string first_error_;
 };
 
 // ---------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Simulation-speed benchmark of tonic_state_ram: random traffic (each writer
 // busy 70 % of cycles, a clear in 10 %, half the addresses from a hot set of
-// 8), model only, no reference. Case names are the manifest config names;
-// each returns simulated cycles.
+// 8: MemBenchStim), model only, no reference. Case names are the manifest
+// config names; each returns simulated cycles.
 #include <cstdint>
 
 #include "common/bench.hpp"
@@ -12,45 +12,18 @@ using namespace tonic;
 
 namespace {
 
-/// xorshift64*: cheap stimulus so the figure is dominated by the model.
-struct Fast {
-  uint64_t s;
-  uint64_t next() {
-    s ^= s >> 12;
-    s ^= s << 25;
-    s ^= s >> 27;
-    return s * 0x2545f4914f6cdd1dull;
-  }
-};
-
 template <class Model>
 uint64_t run(uint64_t cycles, uint64_t seed) {
   using Tb = StateRamTb<Model>;
-  ClockHarness<Model> h;
+  Harness<Model> h;
   Model& d = h.dut();
-  Fast f{seed * 0x9e3779b97f4a7c15ull + 1};
-  uint32_t hot[8];
-  for (auto& a : hot) a = static_cast<uint32_t>(f.next() % Tb::Depth);
-  auto addr = [&](uint64_t x) -> uint64_t { return (x & 1) ? hot[(x >> 1) & 7] : (x >> 8) % Tb::Depth; };
-  typename Tb::Word w{};
+  MemBenchStim<Tb::Depth, Tb::Width> stim(seed);
   for (uint64_t c = 0; c < cycles; ++c) {
-    uint64_t we = 0;
-    for (unsigned p = 0; p < Tb::W; ++p) {
-      const uint64_t x = f.next();
-      const uint64_t a = addr(x);
-      we |= static_cast<uint64_t>((x >> 4) % 10 < 7) << p;
-      for (auto& word : w) word = f.next();
-      state_ram_detail::set_field(d.waddr_i, p * Tb::AddrW, Tb::AddrW, &a);
-      state_ram_detail::set_field(d.wdata_i, p * Tb::Width, Tb::Width, w.data());
-    }
-    d.we_i = static_cast<std::remove_reference_t<decltype(d.we_i)>>(we);
-    const uint64_t x = f.next();
+    packed::set_int(d.we_i, stim.writes(Tb::W, d.waddr_i, d.wdata_i));
+    const uint64_t x = stim.next();
     d.clr_i = (x >> 4) % 10 == 0;
-    d.clr_addr_i = static_cast<std::remove_reference_t<decltype(d.clr_addr_i)>>(addr(x));
-    for (unsigned r = 0; r < Tb::R; ++r) {
-      const uint64_t a = addr(f.next());
-      state_ram_detail::set_field(d.raddr_i, r * Tb::AddrW, Tb::AddrW, &a);
-    }
+    packed::set_int(d.clr_addr_i, stim.addr(x));
+    stim.reads(Tb::R, d.raddr_i);  // no read enables: every port reads
     h.eval();
     h.tick();
   }

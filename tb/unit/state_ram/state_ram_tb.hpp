@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test bench for tonic_state_ram: geometry of each Verilated config,
-// packed-port access, a driver that checks every read port in every cycle
-// against StateRamRef, and the random traffic generator of the stress tests.
+// Test bench for tonic_state_ram: geometry of each Verilated config, a
+// driver that checks every read port in every cycle against StateRamRef
+// (packed ports, words and the read check from common/mem_tb.hpp; the clock
+// from common/harness.hpp, which leaves out the reset: the cell has none),
+// and the random traffic generator of the stress tests.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
-#include <verilated.h>
 
 #include "Vstate_ram_w1r1_reg_noclr_64x16.h"
 #include "Vstate_ram_w1r2_comb_noclr_256x40.h"
@@ -21,6 +20,8 @@
 #include "Vstate_ram_w2r2_reg_100x72.h"
 #include "Vstate_ram_w2r3_comb_256x40.h"
 #include "Vstate_ram_w2r3_reg_256x40.h"
+#include "common/harness.hpp"
+#include "common/mem_tb.hpp"
 #include "common/ref/state_ram_ref.hpp"
 #include "common/rng.hpp"
 
@@ -50,97 +51,6 @@ TONIC_STATE_RAM_CFG(Vstate_ram_w1r1_reg_noclr_64x16, "state_ram_w1r1_reg_noclr_6
 #undef TONIC_STATE_RAM_CFG
 
 // ---------------------------------------------------------------------------
-// Bit fields of packed ports. Verilator holds a packed port in an integer
-// (<= 64 bits) or a VlWide (array of 32-bit words); field i of a
-// [N-1:0][W-1:0] port is bits [i*W +: W].
-namespace state_ram_detail {
-
-inline void put_bits(uint32_t* dst, unsigned lsb, unsigned width, const uint64_t* src) {
-  unsigned done = 0;
-  while (done < width) {
-    const unsigned pos = lsb + done;
-    const unsigned off = pos % 32;
-    const unsigned n = std::min({32u - off, width - done, 64u - done % 64});
-    const uint64_t chunk = (src[done / 64] >> (done % 64)) & ((uint64_t{1} << n) - 1);
-    const uint32_t mask = static_cast<uint32_t>(((uint64_t{1} << n) - 1) << off);
-    dst[pos / 32] = (dst[pos / 32] & ~mask) | (static_cast<uint32_t>(chunk << off) & mask);
-    done += n;
-  }
-}
-
-inline void get_bits(const uint32_t* src, unsigned lsb, unsigned width, uint64_t* dst) {
-  for (unsigned i = 0; i < (width + 63) / 64; ++i) dst[i] = 0;
-  unsigned done = 0;
-  while (done < width) {
-    const unsigned pos = lsb + done;
-    const unsigned off = pos % 32;
-    const unsigned n = std::min({32u - off, width - done, 64u - done % 64});
-    const uint64_t chunk = (src[pos / 32] >> off) & ((uint64_t{1} << n) - 1);
-    dst[done / 64] |= chunk << (done % 64);
-    done += n;
-  }
-}
-
-template <class T>
-void set_field(T& sig, unsigned lsb, unsigned width, const uint64_t* src) {
-  if constexpr (std::is_integral_v<T>) {
-    const uint64_t v = sig;
-    uint32_t w[2] = {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
-    put_bits(w, lsb, width, src);
-    sig = static_cast<T>(w[0] | (static_cast<uint64_t>(w[1]) << 32));
-  } else {
-    put_bits(sig.data(), lsb, width, src);
-  }
-}
-
-template <class T>
-void get_field(const T& sig, unsigned lsb, unsigned width, uint64_t* dst) {
-  if constexpr (std::is_integral_v<T>) {
-    const uint64_t v = sig;
-    const uint32_t w[2] = {static_cast<uint32_t>(v), static_cast<uint32_t>(v >> 32)};
-    get_bits(w, lsb, width, dst);
-  } else {
-    get_bits(sig.data(), lsb, width, dst);
-  }
-}
-
-}  // namespace state_ram_detail
-
-// ---------------------------------------------------------------------------
-/// The clock of a model without a reset input (tonic_state_ram has none, so
-/// tb/common/harness.hpp, which drives rst_i, does not apply). Per cycle:
-/// drive inputs, eval(), sample, tick() (rising then falling edge).
-template <class Model>
-class ClockHarness {
- public:
-  ClockHarness() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<Model>(ctx_.get(), "top")) {
-    dut_->clk_i = 0;
-    dut_->eval();
-  }
-  ~ClockHarness() { dut_->final(); }
-  ClockHarness(const ClockHarness&) = delete;
-  ClockHarness& operator=(const ClockHarness&) = delete;
-
-  Model& dut() { return *dut_; }
-  uint64_t cycle() const { return cycle_; }
-  void eval() { dut_->eval(); }
-  void tick() {
-    dut_->clk_i = 1;
-    dut_->eval();
-    ctx_->timeInc(1);
-    dut_->clk_i = 0;
-    dut_->eval();
-    ctx_->timeInc(1);
-    ++cycle_;
-  }
-
- private:
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Model> dut_;
-  uint64_t cycle_ = 0;
-};
-
-// ---------------------------------------------------------------------------
 /// Drives one tonic_state_ram model and compares every read port in every
 /// cycle with StateRamRef (whenever the reference says the word is
 /// defined). Per cycle: stage ports with write()/clear()/read(), then
@@ -148,7 +58,7 @@ class ClockHarness {
 /// and reference. Write and clear enables are cleared after each cycle();
 /// read addresses stay (they are levels, like the pins).
 template <class Model>
-class StateRamTb {
+class StateRamTb : public MemWords<StateRamCfg<Model>::depth, StateRamCfg<Model>::width>, public ReadCheck {
  public:
   using Cfg = StateRamCfg<Model>;
   static constexpr unsigned W = Cfg::writers;
@@ -157,20 +67,16 @@ class StateRamTb {
   static constexpr unsigned Width = Cfg::width;
   static constexpr bool RegRead = Cfg::reg_read;
   static constexpr bool Clear = Cfg::clear;
-  static constexpr unsigned Words = (Width + 63) / 64;
-  static constexpr unsigned AddrW = [] {
-    unsigned w = 0;
-    while ((1u << w) < Depth) ++w;
-    return w;
-  }();
-  using Word = std::array<uint64_t, Words>;
+  using Mem = MemWords<Depth, Width>;
+  using Word = typename Mem::Word;
+  static constexpr unsigned Words = Mem::Words;
 
   /// The Init parameter of the config.
   static Word init() {
     Word w{};
     w[0] = Cfg::init_lo;
     if constexpr (Words > 1) w[1] = Cfg::init_hi;
-    return mask(w);
+    return Mem::mask(w);
   }
   /// A reference model with the config's parameters.
   static StateRamRef make_ref() { return make_ref(RegRead, init()); }
@@ -185,34 +91,16 @@ class StateRamTb {
     for (unsigned r = 0; r < R; ++r) ref_.set_read(r, 0);
   }
 
-  ClockHarness<Model>& harness() { return h_; }
+  Harness<Model>& harness() { return h_; }
   StateRamRef& ref() { return ref_; }
   uint64_t cycles() const { return h_.cycle(); }
-  uint64_t errors() const { return errors_; }
-  uint64_t checked() const { return checked_; }
-  const std::string& first_error() const { return first_error_; }
 
-  /// A word with every bit above Width cleared.
-  static Word mask(Word w) {
-    if (Width % 64) w[Words - 1] &= (uint64_t{1} << (Width % 64)) - 1;
-    return w;
-  }
   /// A distinct word per `lo` (bits above 64 derived from it).
   static Word word(uint64_t lo) {
     Word w{};
     for (unsigned i = 1; i < Words; ++i) w[i] = lo * (0x9e3779b97f4a7c15ull + 2 * i) + i;
     w[0] = lo * 0x10001 + 0x100;  // never equal to a small Init
-    return mask(w);
-  }
-  static Word random_word(Rng& rng) {
-    Word w;
-    for (auto& x : w) x = rng.bits64();
-    return mask(w);
-  }
-  static std::string hex(const Word& w) {
-    std::string s;
-    for (unsigned i = Words; i-- > 0;) s += fmt::format("{:016x}", w[i]);
-    return s;
+    return Mem::mask(w);
   }
 
   /// Stages writer w for the next cycle().
@@ -246,21 +134,12 @@ class StateRamTb {
   /// read port with the reference, then the clock edge.
   void cycle() {
     Model& d = h_.dut();
-    uint64_t we = 0;
-    for (unsigned w = 0; w < W; ++w) {
-      we |= static_cast<uint64_t>(we_[w]) << w;
-      const uint64_t a = waddr_[w];
-      state_ram_detail::set_field(d.waddr_i, w * AddrW, AddrW, &a);
-      state_ram_detail::set_field(d.wdata_i, w * Width, Width, wdata_[w].data());
-      ref_.set_write(w, we_[w], waddr_[w], wdata_[w].data());
-    }
-    d.we_i = static_cast<std::remove_reference_t<decltype(d.we_i)>>(we);
+    packed::set_int(d.we_i, Mem::drive_writes(d.waddr_i, d.wdata_i, ref_, we_, waddr_, wdata_));
     d.clr_i = clr_;
-    d.clr_addr_i = static_cast<std::remove_reference_t<decltype(d.clr_addr_i)>>(clr_addr_);
+    packed::set_int(d.clr_addr_i, clr_addr_);
     ref_.set_clear(clr_, clr_addr_);
     for (unsigned r = 0; r < R; ++r) {
-      const uint64_t a = raddr_[r];
-      state_ram_detail::set_field(d.raddr_i, r * AddrW, AddrW, &a);
+      Mem::put_addr(d.raddr_i, r, raddr_[r]);
       ref_.set_read(r, raddr_[r]);
     }
     h_.eval();
@@ -283,11 +162,7 @@ class StateRamTb {
   /// still applied. In both modes: S[address of the last cycle] after the
   /// writes and clear of the last cycle (RegRead = 1: the registered read;
   /// RegRead = 0: the combinational read of the held address).
-  Word out(unsigned r) {
-    Word w{};
-    state_ram_detail::get_field(h_.dut().rdata_o, r * Width, Width, w.data());
-    return w;
-  }
+  Word out(unsigned r) { return Mem::get_word(h_.dut().rdata_o, r); }
 
   /// Writes addresses [lo, hi) (round robin over the writers); the word of
   /// address a is word(a ^ salt).
@@ -302,21 +177,13 @@ class StateRamTb {
   void check() {
     for (unsigned r = 0; r < R; ++r) {
       if (!ref_.rd_defined(r)) continue;
-      ++checked_;
-      const Word& got = during_[r];
-      if (!std::equal(got.begin(), got.end(), ref_.rd_data(r))) {
-        Word exp;
-        std::copy(ref_.rd_data(r), ref_.rd_data(r) + Words, exp.begin());
-        fail(fmt::format("cycle {}: read port {} (word of address {}): got {}, expected {}", h_.cycle(), r,
-                         ref_.rd_addr(r), hex(got), hex(exp)));
-      }
+      check_word(during_[r], ref_.rd_data(r), [&] {
+        return fmt::format("cycle {}: read port {} (word of address {})", h_.cycle(), r, ref_.rd_addr(r));
+      });
     }
   }
-  void fail(std::string msg) {
-    if (errors_++ == 0) first_error_ = std::move(msg);
-  }
 
-  ClockHarness<Model> h_;
+  Harness<Model> h_;
   StateRamRef ref_;
   std::array<uint8_t, W> we_{};
   std::array<uint32_t, W> waddr_{};
@@ -325,8 +192,6 @@ class StateRamTb {
   uint32_t clr_addr_ = 0;
   std::array<uint32_t, R> raddr_{};
   std::array<Word, R> during_{};
-  uint64_t errors_ = 0, checked_ = 0;
-  std::string first_error_;
 };
 
 // ---------------------------------------------------------------------------
