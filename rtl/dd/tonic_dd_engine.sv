@@ -363,8 +363,14 @@ module tonic_dd_engine
     .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i({tf, cf}), .rdata_o({tx_t, tx_c}));
   // Block RAM.
+  // Stage 1 writes acked at rx_q.flow, which is also stage 2's read
+  // address for the next cycle: the write address is a 2:1 mux for the
+  // same Yosys reason as posted_wa above (at 4096 flows it otherwise maps
+  // this memory to a broken single-port LUTRAM).
+  flow_t acked_wa;
+  assign acked_wa = acked_we ? i1f : pf;
   tonic_state_ram #(.Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1), .Clear(1)) u_acked (
-    .clk_i, .we_i(acked_we), .waddr_i(i1f), .wdata_i(acked_wd),
+    .clk_i, .we_i(acked_we), .waddr_i(acked_wa), .wdata_i(acked_wd),
     .clr_i(c_add), .clr_addr_i(cf),
     .raddr_i({pf_d, rx_q.flow, rx_flow_i}),
     .rdata_o({acked_p, acked_i2, acked_i1}));
