@@ -32,7 +32,9 @@
 // runs the ordinary flat synthesis of such configs (build/synth/C.flat/) and
 // adds its figures to the row as `flat` (twice the time).
 //
-// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat]
+// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results]
+//   --from-results: no synthesis; rebuild the reports from the result.json
+//   files an earlier run left in build/synth/<config>/. [--flat]
 //   --config C also runs a config without "synth": true (a quick check);
 //   its result goes to build/synth/C/ only, not into the reports.
 import { spawn } from 'node:child_process';
@@ -175,6 +177,18 @@ let failed = 0;
 const queue = [...todo];
 async function worker() {
   for (let c = queue.shift(); c; c = queue.shift()) {
+    if (args.includes('--from-results')) {
+      // Rebuild the reports from an earlier run's build/synth/<name>/result.json.
+      const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
+      if (!fs.existsSync(f)) {
+        failed++;
+        process.stdout.write(`synth-estimate: ${c.name}: no ${path.relative(ROOT, f)} (run it first)\n`);
+      } else if (c.synth) {
+        rows.push(JSON.parse(fs.readFileSync(f, 'utf8')));
+        process.stdout.write(`synth-estimate: ${c.name}: from ${path.relative(ROOT, f)}\n`);
+      }
+      continue;
+    }
     process.stdout.write(`synth-estimate: ${c.name} ...\n`);
     const r = await run(c);
     if (r.error) {
