@@ -33,9 +33,12 @@
 // the current flow), and the cell forwards that cycle's writes, so every
 // processor sees the same state a combinational read would give. The
 // narrow fields (present, posted, lengths, wnd_start, next_new, the
-// outstanding counters) are LUTRAM read combinationally. A flow add clears
-// the block-RAM fields through the cells' clear ports (fresh bits) instead
-// of writing them, so ADD needs no write port of its own there.
+// outstanding counters) are LUTRAM: control and transmit notify read them
+// combinationally (their flow is an input of this cycle), every other
+// processor reads a registered copy addressed one cycle ahead. A flow add
+// clears the block-RAM fields through the cells' clear ports (a cleared
+// word reads as its initial value) instead of writing them, so ADD needs no
+// write port of its own there.
 // After reset an init sweep writes present = 0 and zero counters for every
 // flow id (FlowCount cycles, ctrl_ready_o low); LUTRAM has no reset.
 //
