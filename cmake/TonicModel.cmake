@@ -137,7 +137,8 @@ endfunction()
 # Reads rtl/manifest/<block>.json — the one list of tops, sources and
 # parameter sets shared with `make lint` and `make synth-estimate` — and
 # declares one Verilated model per config (unless the config has
-# "model": false, e.g. a synthesis-only size).
+# "model": false, e.g. a synthesis-only size), with the config's "params"
+# and, over them, its optional "model_params".
 function(tonic_models_from_manifest FILE)
   file(READ ${FILE} doc)
   string(JSON n LENGTH "${doc}" configs)
@@ -170,6 +171,19 @@ function(_tonic_add_config_model DOC I TARGET)
     foreach(p RANGE ${plast})
       string(JSON key MEMBER "${DOC}" configs ${I} params ${p})
       string(JSON val GET "${DOC}" configs ${I} params ${key})
+      list(APPEND params "${key}=${val}")
+    endforeach()
+  endif()
+  # "model_params" (optional): overrides merged over "params" for the
+  # Verilated model only (lint and synthesis use "params" alone), e.g.
+  # {"SimRam": 1} for the behavioural memories of the tonic_top models.
+  string(JSON nm ERROR_VARIABLE err LENGTH "${DOC}" configs ${I} model_params)
+  if(NOT err AND nm GREATER 0)
+    math(EXPR mlast "${nm} - 1")
+    foreach(p RANGE ${mlast})
+      string(JSON key MEMBER "${DOC}" configs ${I} model_params ${p})
+      string(JSON val GET "${DOC}" configs ${I} model_params ${key})
+      list(FILTER params EXCLUDE REGEX "^${key}=")
       list(APPEND params "${key}=${val}")
     endforeach()
   endif()

@@ -22,6 +22,10 @@ module tonic_top
   parameter int unsigned RingN = 16,
   /// Width of segment lengths (bytes).
   parameter int unsigned LenW = 16,
+  /// 1: the per-flow memories use tonic_state_ram's behavioural form
+  /// (SimModel = 1), for fast Verilator models only; 0 (default): the
+  /// structural form, the one to synthesize.
+  parameter int unsigned SimRam = 0,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount)
 ) (
@@ -81,7 +85,8 @@ module tonic_top
     .FlowCount(FlowCount),
     .W        (Window),
     .RingN    (RingN),
-    .LenW     (LenW)
+    .LenW     (LenW),
+    .SimRam   (SimRam)
   ) u_dd (
     .clk_i          (clk_i),
     .rst_i          (rst_i),

@@ -8,6 +8,11 @@
 //   top      top module
 //   sources  RTL files, relative to the project root, in compile order
 //   params   {Name: value} top-level parameter overrides
+//   model_params  optional {Name: value}: merged over params for the
+//            Verilated model only (cmake/TonicModel.cmake); `make lint` and
+//            `make synth-estimate` use params alone. E.g. {"SimRam": 1}:
+//            the behavioural form of tonic_state_ram in the tonic_top
+//            models (docs/cells/state_ram.md); default none
 //   include_dirs  optional: directories searched by `include (Verilator -I,
 //            read_slang -I), relative to the project root; default none
 //   model    false: not built as a Verilated model (synthesis/lint only)
@@ -69,10 +74,15 @@ export function loadConfigs() {
           && (!Array.isArray(c.proto_modules) || c.proto_modules.some((m) => typeof m !== 'string'))) {
         throw new Error(`${where}: config ${c.name}: "proto_modules" must be an array of module names`);
       }
+      for (const key of ['params', 'model_params']) {
+        if (c[key] !== undefined && (c[key] === null || typeof c[key] !== 'object' || Array.isArray(c[key]))) {
+          throw new Error(`${where}: config ${c.name}: "${key}" must be an object {Name: value}`);
+        }
+      }
       if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
       seen.add(c.name);
-      configs.push({ block: doc.block, params: {}, include_dirs: [], model: true, synth: false, lint: true,
-        proto_modules: [], ...c });
+      configs.push({ block: doc.block, params: {}, model_params: {}, include_dirs: [], model: true, synth: false,
+        lint: true, proto_modules: [], ...c });
     }
   }
   return configs;

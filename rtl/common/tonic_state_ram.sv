@@ -32,6 +32,17 @@
 // hold the block RAM word (read-first) plus a forwarding register that
 // catches a write or clear of the same address in the same cycle; one
 // 2:1 or 3:1 mux after the block RAM picks the result.
+//
+// SimModel = 1 replaces that structure by a behavioural model of the same
+// semantics, cycle for cycle: one array written by writer 0, then writer 1,
+// then the clear (so writer 1 beats writer 0 and the clear beats both),
+// read combinationally; RegRead = 1 registers the read address instead of
+// the data, so the read sees the array after the writes of the cycle the
+// address was presented in. It is for Verilator models only (one array
+// instead of Writers x Readers copies and a live-value table), NEVER for
+// synthesis: it describes a memory with Writers + 1 write ports and Readers
+// asynchronous read ports that no FPGA RAM provides. The tests check both
+// forms against one reference (docs/cells/state_ram.md).
 `default_nettype none
 
 module tonic_state_ram #(
@@ -50,6 +61,10 @@ module tonic_state_ram #(
   parameter int unsigned Clear = 0,
   /// The word a cleared address reads as.
   parameter logic [Width-1:0] Init = '0,
+  /// 0: the structural form (banks, live-value table, forwarding), for
+  /// synthesis and lint; 1: the behavioural form with the same cycle
+  /// semantics, for Verilator models only (never synthesize it).
+  parameter int unsigned SimModel = 0,
   /// Address width, derived; do not override.
   localparam int unsigned AddrW = $clog2(Depth)
 ) (
@@ -74,72 +89,15 @@ module tonic_state_ram #(
   if (Readers < 1) begin : g_check_readers
     $fatal(1, "tonic_state_ram: Readers must be >= 1");
   end
+  if (SimModel > 1) begin : g_check_sim
+    $fatal(1, "tonic_state_ram: SimModel must be 0 or 1");
+  end
 
   typedef logic [AddrW-1:0] addr_t;
   typedef logic [Width-1:0] word_t;
 
-  // Writes after masking, so that the ports of one cycle hit distinct
-  // addresses: a writer 0 write to the address writer 1 writes is dropped
-  // (writer 1 wins), and a write to the address being cleared is dropped
-  // (the clear wins).
-  localparam int unsigned Ports = Writers + ((Clear != 0) ? 1 : 0);  // LVT write ports
-  localparam int unsigned LvtW  = (Ports > 2) ? 2 : 1;
-
-  logic               clr;
-  logic [Writers-1:0] we;
+  logic clr;  // the clear port, when the cell has one
   assign clr = (Clear != 0) && clr_i;
-  if (Writers == 2) begin : g_win2
-    assign we[1] = we_i[1] && !(clr && clr_addr_i == waddr_i[1]);
-    assign we[0] = we_i[0] && !(we_i[1] && waddr_i[1] == waddr_i[0])
-                           && !(clr && clr_addr_i == waddr_i[0]);
-  end else begin : g_win1
-    assign we[0] = we_i[0] && !(clr && clr_addr_i == waddr_i[0]);
-  end
-
-  // Live-value table: which port (writer 0, writer 1, or the clear, numbered
-  // in that order) wrote each word last, read at every read address. It is
-  // tonic_mpmem_lvt (XOR-encoded single-write banks, LUTRAM); one table
-  // gives both the bank to read and the fresh bit.
-  logic [Readers-1:0] lvt_rd;    // writer 1's bank holds the word
-  logic [Readers-1:0] fresh_rd;  // the word was cleared and not written since
-  if (Ports >= 2) begin : g_lvt
-    logic [Ports-1:0]              lvt_we;
-    logic [Ports-1:0][AddrW-1:0]   lvt_wa;
-    logic [Ports-1:0][LvtW-1:0]    lvt_wd;
-    logic [Readers-1:0][LvtW-1:0]  lvt_q;
-    for (genvar w = 0; w < Writers; w++) begin : g_w
-      assign lvt_we[w] = we[w];
-      assign lvt_wa[w] = waddr_i[w];
-      assign lvt_wd[w] = LvtW'(w);
-    end
-    if (Clear != 0) begin : g_c
-      assign lvt_we[Writers] = clr;
-      assign lvt_wa[Writers] = clr_addr_i;
-      assign lvt_wd[Writers] = LvtW'(Writers);
-    end
-
-    tonic_mpmem_lvt #(
-      .WritePorts(Ports),
-      .ReadPorts (Readers),
-      .Depth     (Depth),
-      .Width     (LvtW)
-    ) u_lvt (
-      .clk_i    (clk_i),
-      .wr_en_i  (lvt_we),
-      .wr_addr_i(lvt_wa),
-      .wr_data_i(lvt_wd),
-      .rd_addr_i(raddr_i),
-      .rd_data_o(lvt_q)
-    );
-
-    for (genvar r = 0; r < Readers; r++) begin : g_rd
-      assign lvt_rd[r]   = (Writers == 2) && lvt_q[r] == LvtW'(1);
-      assign fresh_rd[r] = (Clear != 0) && lvt_q[r] == LvtW'(Writers);
-    end
-  end else begin : g_no_lvt
-    assign lvt_rd   = '0;
-    assign fresh_rd = '0;
-  end
   if (Clear == 0) begin : g_no_clear
     logic  clr_unused;
     addr_t clr_addr_unused;
@@ -147,65 +105,156 @@ module tonic_state_ram #(
     assign clr_addr_unused = clr_addr_i;
   end
 
-  for (genvar r = 0; r < Readers; r++) begin : g_rd
-    word_t [Writers-1:0] bank_rd;  // each bank's copy for this read port
-
-    if (RegRead != 0) begin : g_reg
-      // Block-RAM copies, read-first; the forwarding register covers the
-      // same-cycle write or clear.
-      for (genvar w = 0; w < Writers; w++) begin : g_bank
-        tonic_ram_1w1r #(
-          .Depth(Depth),
-          .Width(Width)
-        ) u_ram (
-          .clk_i    (clk_i),
-          .wr_en_i  (we[w]),
-          .wr_addr_i(waddr_i[w]),
-          .wr_data_i(wdata_i[w]),
-          .rd_en_i  (1'b1),
-          .rd_addr_i(raddr_i[r]),
-          .rd_data_o(bank_rd[w])
-        );
+  if (SimModel != 0) begin : g_sim
+    // Behavioural form, for Verilator models only (see the header). One
+    // array; the nonblocking writes land in program order: writer 0, writer
+    // 1, the clear.
+    word_t mem_q [Depth];
+    always_ff @(posedge clk_i) begin
+      for (int w = 0; w < Writers; w++) begin
+        if (we_i[w]) mem_q[waddr_i[w]] <= wdata_i[w];
       end
+      if (clr) mem_q[clr_addr_i] <= Init;
+    end
 
-      logic  hit0, hit1, hitc;
-      logic  sel_q, fresh_rd_q, fwd_q;
-      word_t fwd_data_q;
-      assign hit0 = we[0] && waddr_i[0] == raddr_i[r];
-      if (Writers == 2) begin : g_hit1
-        assign hit1 = we[1] && waddr_i[1] == raddr_i[r];
-      end else begin : g_nohit1
-        assign hit1 = 1'b0;
-      end
-      assign hitc = clr && clr_addr_i == raddr_i[r];
-
-      always_ff @(posedge clk_i) begin
-        sel_q      <= lvt_rd[r];
-        fresh_rd_q <= hitc || (!hit0 && !hit1 && fresh_rd[r]);
-        fwd_q      <= hit0 || hit1;
-        fwd_data_q <= hit1 ? wdata_i[Writers-1] : wdata_i[0];
-      end
-
-      always_comb begin
-        if (fresh_rd_q) begin
-          rdata_o[r] = Init;
-        end else if (fwd_q) begin
-          rdata_o[r] = fwd_data_q;
-        end else begin
-          rdata_o[r] = bank_rd[(Writers == 2) ? 32'(sel_q) : 32'd0];
-        end
-      end
-    end else begin : g_comb
-      // LUTRAM copies, read combinationally.
-      for (genvar w = 0; w < Writers; w++) begin : g_bank
-        word_t mem_q [Depth];
+    // RegRead = 1: the address is registered and the array read after the
+    // edge. In cycle t+1 the array holds the words after the writes and the
+    // clear of cycle t, so the read gives S[raddr of cycle t] after them,
+    // as the semantics ask: no forwarding needed. RegRead = 0: the array
+    // read in cycle t, before that cycle's writes land.
+    for (genvar r = 0; r < Readers; r++) begin : g_rd
+      if (RegRead != 0) begin : g_reg
+        addr_t raddr_q;
         always_ff @(posedge clk_i) begin
-          if (we[w]) mem_q[waddr_i[w]] <= wdata_i[w];
+          raddr_q <= raddr_i[r];
         end
-        assign bank_rd[w] = mem_q[raddr_i[r]];
+        assign rdata_o[r] = mem_q[raddr_q];
+      end else begin : g_comb
+        assign rdata_o[r] = mem_q[raddr_i[r]];
+      end
+    end
+  end else begin : g_struct
+    // Writes after masking, so that the ports of one cycle hit distinct
+    // addresses: a writer 0 write to the address writer 1 writes is dropped
+    // (writer 1 wins), and a write to the address being cleared is dropped
+    // (the clear wins).
+    localparam int unsigned Ports = Writers + ((Clear != 0) ? 1 : 0);  // LVT write ports
+    localparam int unsigned LvtW  = (Ports > 2) ? 2 : 1;
+
+    logic [Writers-1:0] we;
+    if (Writers == 2) begin : g_win2
+      assign we[1] = we_i[1] && !(clr && clr_addr_i == waddr_i[1]);
+      assign we[0] = we_i[0] && !(we_i[1] && waddr_i[1] == waddr_i[0])
+                             && !(clr && clr_addr_i == waddr_i[0]);
+    end else begin : g_win1
+      assign we[0] = we_i[0] && !(clr && clr_addr_i == waddr_i[0]);
+    end
+
+    // Live-value table: which port (writer 0, writer 1, or the clear, numbered
+    // in that order) wrote each word last, read at every read address. It is
+    // tonic_mpmem_lvt (XOR-encoded single-write banks, LUTRAM); one table
+    // gives both the bank to read and the fresh bit.
+    logic [Readers-1:0] lvt_rd;    // writer 1's bank holds the word
+    logic [Readers-1:0] fresh_rd;  // the word was cleared and not written since
+    if (Ports >= 2) begin : g_lvt
+      logic [Ports-1:0]              lvt_we;
+      logic [Ports-1:0][AddrW-1:0]   lvt_wa;
+      logic [Ports-1:0][LvtW-1:0]    lvt_wd;
+      logic [Readers-1:0][LvtW-1:0]  lvt_q;
+      for (genvar w = 0; w < Writers; w++) begin : g_w
+        assign lvt_we[w] = we[w];
+        assign lvt_wa[w] = waddr_i[w];
+        assign lvt_wd[w] = LvtW'(w);
+      end
+      if (Clear != 0) begin : g_c
+        assign lvt_we[Writers] = clr;
+        assign lvt_wa[Writers] = clr_addr_i;
+        assign lvt_wd[Writers] = LvtW'(Writers);
       end
 
-      assign rdata_o[r] = fresh_rd[r] ? Init : bank_rd[(Writers == 2) ? 32'(lvt_rd[r]) : 32'd0];
+      tonic_mpmem_lvt #(
+        .WritePorts(Ports),
+        .ReadPorts (Readers),
+        .Depth     (Depth),
+        .Width     (LvtW)
+      ) u_lvt (
+        .clk_i    (clk_i),
+        .wr_en_i  (lvt_we),
+        .wr_addr_i(lvt_wa),
+        .wr_data_i(lvt_wd),
+        .rd_addr_i(raddr_i),
+        .rd_data_o(lvt_q)
+      );
+
+      for (genvar r = 0; r < Readers; r++) begin : g_rd
+        assign lvt_rd[r]   = (Writers == 2) && lvt_q[r] == LvtW'(1);
+        assign fresh_rd[r] = (Clear != 0) && lvt_q[r] == LvtW'(Writers);
+      end
+    end else begin : g_no_lvt
+      assign lvt_rd   = '0;
+      assign fresh_rd = '0;
+    end
+
+    for (genvar r = 0; r < Readers; r++) begin : g_rd
+      word_t [Writers-1:0] bank_rd;  // each bank's copy for this read port
+
+      if (RegRead != 0) begin : g_reg
+        // Block-RAM copies, read-first; the forwarding register covers the
+        // same-cycle write or clear.
+        for (genvar w = 0; w < Writers; w++) begin : g_bank
+          tonic_ram_1w1r #(
+            .Depth(Depth),
+            .Width(Width)
+          ) u_ram (
+            .clk_i    (clk_i),
+            .wr_en_i  (we[w]),
+            .wr_addr_i(waddr_i[w]),
+            .wr_data_i(wdata_i[w]),
+            .rd_en_i  (1'b1),
+            .rd_addr_i(raddr_i[r]),
+            .rd_data_o(bank_rd[w])
+          );
+        end
+
+        logic  hit0, hit1, hitc;
+        logic  sel_q, fresh_rd_q, fwd_q;
+        word_t fwd_data_q;
+        assign hit0 = we[0] && waddr_i[0] == raddr_i[r];
+        if (Writers == 2) begin : g_hit1
+          assign hit1 = we[1] && waddr_i[1] == raddr_i[r];
+        end else begin : g_nohit1
+          assign hit1 = 1'b0;
+        end
+        assign hitc = clr && clr_addr_i == raddr_i[r];
+
+        always_ff @(posedge clk_i) begin
+          sel_q      <= lvt_rd[r];
+          fresh_rd_q <= hitc || (!hit0 && !hit1 && fresh_rd[r]);
+          fwd_q      <= hit0 || hit1;
+          fwd_data_q <= hit1 ? wdata_i[Writers-1] : wdata_i[0];
+        end
+
+        always_comb begin
+          if (fresh_rd_q) begin
+            rdata_o[r] = Init;
+          end else if (fwd_q) begin
+            rdata_o[r] = fwd_data_q;
+          end else begin
+            rdata_o[r] = bank_rd[(Writers == 2) ? 32'(sel_q) : 32'd0];
+          end
+        end
+      end else begin : g_comb
+        // LUTRAM copies, read combinationally.
+        for (genvar w = 0; w < Writers; w++) begin : g_bank
+          word_t mem_q [Depth];
+          always_ff @(posedge clk_i) begin
+            if (we[w]) mem_q[waddr_i[w]] <= wdata_i[w];
+          end
+          assign bank_rd[w] = mem_q[raddr_i[r]];
+        end
+
+        assign rdata_o[r] = fresh_rd[r] ? Init : bank_rd[(Writers == 2) ? 32'(lvt_rd[r]) : 32'd0];
+      end
     end
   end
 endmodule

@@ -59,6 +59,9 @@ module tonic_dd_engine
   parameter int unsigned RingN = 16,
   /// Width of segment lengths (bytes).
   parameter int unsigned LenW = 16,
+  /// tonic_state_ram's SimModel for every memory: 0 structural (synthesis),
+  /// 1 behavioural (Verilator models only).
+  parameter int unsigned SimRam = 0,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount)
 ) (
@@ -304,12 +307,14 @@ module tonic_dd_engine
   // its path. (Separate instances rather than mixed ports: a packed
   // read-address vector that mixes both kinds would look like a
   // combinational loop to Verilator's scheduler.)
-  tonic_state_ram #(.Depth(FlowCount), .Width(1), .Readers(4), .RegRead(1)) u_present (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(1), .Readers(4), .RegRead(1)) u_present (
     .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({nf_d, pf_d, rx_q.flow, rx_flow_i}),
     .rdata_o({present_n, present_p, present_i2, present_i1}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(1), .Readers(1), .RegRead(0)) u_present_c (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(1), .Readers(1), .RegRead(0)) u_present_c (
     .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(present_c));
   // posted and wnd_start are written at cf and read at cf (by control). A
@@ -321,48 +326,59 @@ module tonic_dd_engine
   flow_t posted_wa, start_wa_add;
   assign posted_wa    = posted_we ? cf : nf;
   assign start_wa_add = start_we_add ? cf : nf;
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(3), .RegRead(1)) u_posted (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(32), .Readers(3), .RegRead(1)) u_posted (
     .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_seq_i),
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({nf_d, pf_d, rx_q.flow}),
     .rdata_o({posted_n, posted_p, posted_i2}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(1), .RegRead(0)) u_posted_c (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(32), .Readers(1), .RegRead(0)) u_posted_c (
     .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_seq_i),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(posted_c));
-  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_seg_size (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_seg_size (
     .clk_i, .we_i(seg_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(seg_size_n));
-  tonic_state_ram #(.Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_last_len (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_last_len (
     .clk_i, .we_i(last_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(last_len_n));
   // wnd_start: incoming stage 1 (writer 0) and ADD (writer 1).
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(4), .RegRead(1)) u_start (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(4), .RegRead(1)) u_start (
     .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
     .wdata_i({ctrl_seq_i, start_wd_i1}),
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({probe_flow_i, nf_d, pf_d, rx_flow_i}),
     .rdata_o({start_pr, start_n, start_p, start_i1}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(1), .RegRead(0)) u_start_c (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(1), .RegRead(0)) u_start_c (
     .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
     .wdata_i({ctrl_seq_i, start_wd_i1}),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(start_c));
   // next_new: next-seg, or ADD (next-seg waits in that cycle).
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Readers(5), .RegRead(1)) u_next (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(32), .Readers(5), .RegRead(1)) u_next (
     .clk_i, .we_i(next_we), .waddr_i(next_wa), .wdata_i(next_wd),
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({probe_flow_i, nf_d, pf_d, rx_q.flow, rx_flow_i}),
     .rdata_o({next_pr, next_n, next_p, next_i2, next_i1}));
   // Outstanding counters (mod 2 RingN).
-  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_gen (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_gen (
     .clk_i, .we_i(gen_we), .waddr_i(gen_wa), .wdata_i(gen_wd),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(gen_n));
-  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_gen_c (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_gen_c (
     .clk_i, .we_i(gen_we), .waddr_i(gen_wa), .wdata_i(gen_wd),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i({tf, cf}), .rdata_o({gen_t, gen_c}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_tx (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_tx (
     .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(tx_n));
-  tonic_state_ram #(.Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_tx_c (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_tx_c (
     .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i({tf, cf}), .rdata_o({tx_t, tx_c}));
   // Block RAM.
@@ -372,30 +388,35 @@ module tonic_dd_engine
   // this memory to a broken single-port LUTRAM).
   flow_t acked_wa;
   assign acked_wa = acked_we ? i1f : pf;
-  tonic_state_ram #(.Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1), .Clear(1)) u_acked (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1), .Clear(1)) u_acked (
     .clk_i, .we_i(acked_we), .waddr_i(acked_wa), .wdata_i(acked_wd),
     .clr_i(c_add), .clr_addr_i(cf),
     .raddr_i({pf_d, rx_q.flow, rx_flow_i}),
     .rdata_o({acked_p, acked_i2, acked_i1}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1)) u_sent (
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1)) u_sent (
     .clk_i, .we_i(sent_we), .waddr_i(sent_wa), .wdata_i(sent_wd),
     .clr_i(1'b0), .clr_addr_i('0),
     .raddr_i({nf_d, pf_d, rx_q.flow}),
     .rdata_o({sent_n, sent_p, sent_i2}));
   // Window group: incoming stage 2 (writer 0) and periodic (writer 1).
-  tonic_state_ram #(.Depth(FlowCount), .Width(CntW), .Writers(2), .Readers(4), .RegRead(1),
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(CntW), .Writers(2), .Readers(4), .RegRead(1),
                     .Clear(1), .Init(CntW'(InitWnd))) u_wnd (
     .clk_i, .we_i({wnd_we_p, wnd_we_i2}), .waddr_i({pf, i2f}), .wdata_i({wnd_wd_p, wnd_wd_i2}),
     .clr_i(c_add), .clr_addr_i(cf),
     .raddr_i({probe_flow_i, nf_d, pf_d, rx_q.flow}),
     .rdata_o({wnd_pr, wnd_n, wnd_p, wnd_i2}));
-  tonic_state_ram #(.Depth(FlowCount), .Width(W), .Writers(2), .Readers(3), .RegRead(1),
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(W), .Writers(2), .Readers(3), .RegRead(1),
                     .Clear(1)) u_mark (
     .clk_i, .we_i({mark_we_p, mark_we_i2}), .waddr_i({pf, i2f}), .wdata_i({mark_wd_p, mark_wd_i2}),
     .clr_i(c_add), .clr_addr_i(cf),
     .raddr_i({nf_d, pf_d, rx_q.flow}),
     .rdata_o({mark_n, mark_p, mark_i2}));
-  tonic_state_ram #(.Depth(FlowCount), .Width($bits(cold_t)), .Writers(2), .Readers(2), .RegRead(1),
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width($bits(cold_t)), .Writers(2), .Readers(2), .RegRead(1),
                     .Clear(1), .Init(ColdInit)) u_cold (
     .clk_i, .we_i({cold_we_p, cold_we_i2}), .waddr_i({pf, i2f}), .wdata_i({cold_wd_p, cold_wd_i2}),
     .clr_i(c_add), .clr_addr_i(cf),
@@ -403,7 +424,8 @@ module tonic_dd_engine
     .rdata_o({cold_p, cold_i2}));
   // The retransmission deadline: read by the periodic processor's two
   // stages (P0 compares it with the time, P1 checks it did not change).
-  tonic_state_ram #(.Depth(FlowCount), .Width(32), .Writers(2), .Readers(2), .RegRead(1),
+  tonic_state_ram #(.SimModel(SimRam),
+                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(2), .RegRead(1),
                     .Clear(1)) u_deadline (
     .clk_i, .we_i({dl_we_p, dl_we_i2}), .waddr_i({pf, i2f}), .wdata_i({dl_wd_p, dl_wd_i2}),
     .clr_i(c_add), .clr_addr_i(cf),

@@ -37,7 +37,21 @@ class Harness {
     if constexpr (HasReset<Model>::value) dut_->rst_i = 1;
     dut_->eval();
   }
-  ~Harness() { dut_->final(); }
+  ~Harness() {
+    dut_->final();
+    // Verilator 5.006 erases a model's scopes from the thread's context
+    // (Verilated::threadContextp(): the first context the thread used, not
+    // the model's own), so with two models alive, or one after another,
+    // that pointer can name a context already destroyed (a hang or heap
+    // corruption in the destructor). Point it at this model's context while
+    // the model goes, and forget this context once it is gone.
+    VerilatedContext* const ctx = ctx_.get();
+    Verilated::threadContextp(ctx);
+    dut_.reset();
+    ctx_.reset();
+    Verilated::threadContextp(nullptr);
+    if (Verilated::lastContextp() == ctx) Verilated::lastContextp(nullptr);
+  }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
 
@@ -46,15 +60,27 @@ class Harness {
   uint64_t cycle() const { return cycle_; }
 
   /// Settle combinational logic with the clock low.
-  void eval() { dut_->eval(); }
+  void eval() {
+    dut_->eval();
+    low_settled_ = true;
+  }
 
-  /// One full clock cycle: rising edge, then falling edge.
+  /// One full clock cycle: rising edge, then falling edge. The falling edge
+  /// is evaluated lazily: no logic uses it (every process is posedge clk_i),
+  /// so the model first sees the clock low in the next eval(), which the
+  /// testbench calls anyway after driving the next cycle's inputs; tick()
+  /// evaluates it only if no eval() came between two ticks (Verilator finds
+  /// an edge only against the clock value of its last eval()). Every eval()
+  /// re-runs the model's input-dependent logic, so this saves a third of
+  /// that work per cycle. Outputs after tick() are those after the rising
+  /// edge, as before.
   void tick() {
+    if (!low_settled_) dut_->eval();
     dut_->clk_i = 1;
     dut_->eval();
     ctx_->timeInc(1);
     dut_->clk_i = 0;
-    dut_->eval();
+    low_settled_ = false;
     ctx_->timeInc(1);
     ++cycle_;
   }
@@ -65,13 +91,14 @@ class Harness {
     dut_->rst_i = 1;
     for (int i = 0; i < cycles; ++i) tick();
     dut_->rst_i = 0;
-    dut_->eval();
+    eval();
   }
 
  private:
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> dut_;
   uint64_t cycle_ = 0;
+  bool low_settled_ = true;  // the model has evaluated the clock low since the last edge
 };
 
 }  // namespace tonic

@@ -45,5 +45,11 @@ int main(int argc, char** argv) {
   add<Vstate_ram_w1r2_comb_noclr_256x40>(bench);
   add<Vstate_ram_w2r2_reg_100x72>(bench);
   add<Vstate_ram_w1r1_reg_noclr_64x16>(bench);
+  add<Vstate_ram_w1r3_reg_256x40_sim>(bench);
+  add<Vstate_ram_w2r3_reg_256x40_sim>(bench);
+  add<Vstate_ram_w2r3_comb_256x40_sim>(bench);
+  add<Vstate_ram_w1r2_comb_noclr_256x40_sim>(bench);
+  add<Vstate_ram_w2r2_reg_100x72_sim>(bench);
+  add<Vstate_ram_w1r1_reg_noclr_64x16_sim>(bench);
   return bench.run();
 }

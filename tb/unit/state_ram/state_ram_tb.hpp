@@ -20,6 +20,12 @@
 #include "Vstate_ram_w2r2_reg_100x72.h"
 #include "Vstate_ram_w2r3_comb_256x40.h"
 #include "Vstate_ram_w2r3_reg_256x40.h"
+#include "Vstate_ram_w1r1_reg_noclr_64x16_sim.h"
+#include "Vstate_ram_w1r2_comb_noclr_256x40_sim.h"
+#include "Vstate_ram_w1r3_reg_256x40_sim.h"
+#include "Vstate_ram_w2r2_reg_100x72_sim.h"
+#include "Vstate_ram_w2r3_comb_256x40_sim.h"
+#include "Vstate_ram_w2r3_reg_256x40_sim.h"
 #include "common/harness.hpp"
 #include "common/mem_tb.hpp"
 #include "common/ref/state_ram_ref.hpp"
@@ -28,7 +34,9 @@
 namespace tonic {
 
 /// Parameters of each config; must match rtl/manifest/state_ram.json.
-/// `init_lo` / `init_hi` are bits [63:0] and [127:64] of Init.
+/// `init_lo` / `init_hi` are bits [63:0] and [127:64] of Init. Each config
+/// comes in two forms with the same parameters: the structural cell
+/// (SimModel = 0) and its behavioural twin `<name>_sim` (SimModel = 1).
 template <class Model>
 struct StateRamCfg;
 
@@ -48,6 +56,16 @@ TONIC_STATE_RAM_CFG(Vstate_ram_w1r2_comb_noclr_256x40, "state_ram_w1r2_comb_nocl
 TONIC_STATE_RAM_CFG(Vstate_ram_w2r2_reg_100x72, "state_ram_w2r2_reg_100x72", 2, 2, 100, 72, true, true, 1, 0x80)
 TONIC_STATE_RAM_CFG(Vstate_ram_w1r1_reg_noclr_64x16, "state_ram_w1r1_reg_noclr_64x16", 1, 1, 64, 16, true, false, 0,
                     0)
+TONIC_STATE_RAM_CFG(Vstate_ram_w1r3_reg_256x40_sim, "state_ram_w1r3_reg_256x40_sim", 1, 3, 256, 40, true, true, 5, 0)
+TONIC_STATE_RAM_CFG(Vstate_ram_w2r3_reg_256x40_sim, "state_ram_w2r3_reg_256x40_sim", 2, 3, 256, 40, true, true, 5, 0)
+TONIC_STATE_RAM_CFG(Vstate_ram_w2r3_comb_256x40_sim, "state_ram_w2r3_comb_256x40_sim", 2, 3, 256, 40, false, true, 5,
+                    0)
+TONIC_STATE_RAM_CFG(Vstate_ram_w1r2_comb_noclr_256x40_sim, "state_ram_w1r2_comb_noclr_256x40_sim", 1, 2, 256, 40,
+                    false, false, 0, 0)
+TONIC_STATE_RAM_CFG(Vstate_ram_w2r2_reg_100x72_sim, "state_ram_w2r2_reg_100x72_sim", 2, 2, 100, 72, true, true, 1,
+                    0x80)
+TONIC_STATE_RAM_CFG(Vstate_ram_w1r1_reg_noclr_64x16_sim, "state_ram_w1r1_reg_noclr_64x16_sim", 1, 1, 64, 16, true,
+                    false, 0, 0)
 #undef TONIC_STATE_RAM_CFG
 
 // ---------------------------------------------------------------------------

@@ -19,9 +19,14 @@
 
 using namespace tonic;
 
-#define STATE_RAM_MODELS                                                                      \
-  Vstate_ram_w1r3_reg_256x40, Vstate_ram_w2r3_reg_256x40, Vstate_ram_w2r3_comb_256x40,         \
-      Vstate_ram_w1r2_comb_noclr_256x40, Vstate_ram_w2r2_reg_100x72, Vstate_ram_w1r1_reg_noclr_64x16
+// Every test runs on the structural cell (SimModel = 0, what synthesis
+// sees) and on its behavioural twin (_sim, SimModel = 1, what the tonic_top
+// models simulate).
+#define STATE_RAM_MODELS                                                                                         \
+  Vstate_ram_w1r3_reg_256x40, Vstate_ram_w2r3_reg_256x40, Vstate_ram_w2r3_comb_256x40,                           \
+      Vstate_ram_w1r2_comb_noclr_256x40, Vstate_ram_w2r2_reg_100x72, Vstate_ram_w1r1_reg_noclr_64x16,            \
+      Vstate_ram_w1r3_reg_256x40_sim, Vstate_ram_w2r3_reg_256x40_sim, Vstate_ram_w2r3_comb_256x40_sim,           \
+      Vstate_ram_w1r2_comb_noclr_256x40_sim, Vstate_ram_w2r2_reg_100x72_sim, Vstate_ram_w1r1_reg_noclr_64x16_sim
 
 // The reference agrees with the DUT on every cycle so far.
 #define REQUIRE_CLEAN(tb)        \

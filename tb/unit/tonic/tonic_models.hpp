@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The tonic_top builds of rtl/manifest/tonic.json and their parameters.
+// Their per-flow memories are the behavioural form (manifest "model_params":
+// SimRam 1); tonic_newreno_1024x128_structural, the structural form, is
+// declared where it is used (test_tonic.cpp, bench_tonic.cpp).
 #pragma once
 
 #include <cstdint>

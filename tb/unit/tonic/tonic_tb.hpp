@@ -124,6 +124,9 @@ class TonicTb {
   void set_ready_prob(double p) { ready_p_ = p; }
   /// Called for every segment address that leaves.
   std::function<void(const SegOut&)> on_seg;
+  /// Called once per cycle with the inputs driven and the outputs settled,
+  /// just before the clock edge (e.g. to record every port, cycle by cycle).
+  std::function<void(Model&)> on_cycle;
 
   /// One cycle.
   void step() {
@@ -193,6 +196,7 @@ class TonicTb {
     }
     if (d.note_valid_o) ++notes_;
     if (d.cr_enq_drop_o) fail(c, "CR ring overflow (more than RingN outstanding)");
+    if (on_cycle) on_cycle(d);
     h_.tick();
   }
 
