@@ -235,36 +235,49 @@ module tonic_flow_fifo #(
   // whenever the banks hold unread ids, so entry 0 is never empty while an
   // older id waits (the latency in (c) holds exactly).
   logic                  ram_empty;
-  logic [SmallWidth-1:0] used, room, bypass, base;
+  logic [SmallWidth-1:0] used;
   id_t                   rd_item;
   assign ram_empty = head_q == tail_q;
   assign used      = SmallWidth'(slot_cnt_q) + SmallWidth'(inflight_q);
   assign rd_en     = !ram_empty && (used < SmallWidth'(Slots));
-  assign room      = SmallWidth'(Slots) - used + SmallWidth'(pop);
-  assign bypass    = !ram_empty ? '0
-                   : (SmallWidth'(acc_cnt) < room) ? SmallWidth'(acc_cnt) : room;
-  assign base      = SmallWidth'(slot_cnt_q) - SmallWidth'(pop);  // entries kept
   assign rd_item   = bank_rd_data[rd_bank_q];
 
-  // Entry i after this cycle: kept entries shift down on a pop, then the
-  // id read last cycle, then the bypassed ids in rank order.
-  for (genvar i = 0; i < Slots; i++) begin : g_slot
-    id_t                   shifted;
-    logic [BankBits-1:0]   rank;  // rank of the bypassed id this entry would take
-    if (i + 1 < Slots) begin : g_shift
-      assign shifted = pop ? slot_q[i+1] : slot_q[i];
-    end else begin : g_last
-      assign shifted = slot_q[i];  // the last entry is never kept through a pop
+  // The update is built twice, for no pop (g_pop[0]) and for a pop
+  // (g_pop[1]), and pop only steers the final multiplexers: out_ready_i is
+  // usually the caller's late decision, and this keeps it off the rank and
+  // bypass arithmetic. Entry i after this cycle: kept entries (shifted down
+  // on a pop), then the id read last cycle, then the bypassed ids in rank
+  // order.
+  id_t  [1:0][Slots-1:0]    slot_p;
+  logic [1:0][SlotWidth-1:0] slot_cnt_p;
+  logic [1:0][IdWidth-1:0]   head_p;
+  for (genvar p = 0; p < 2; p++) begin : g_pop
+    logic [SmallWidth-1:0] room, bypass, base;
+    assign room   = SmallWidth'(Slots) - used + SmallWidth'(p);
+    assign bypass = !ram_empty ? '0
+                  : (SmallWidth'(acc_cnt) < room) ? SmallWidth'(acc_cnt) : room;
+    assign base   = SmallWidth'(slot_cnt_q) - SmallWidth'(p);  // entries kept
+    for (genvar i = 0; i < Slots; i++) begin : g_slot
+      id_t                 shifted;
+      logic [BankBits-1:0] rank;  // rank of the bypassed id this entry would take
+      if (p == 1 && i + 1 < Slots) begin : g_shift
+        assign shifted = slot_q[i+1];
+      end else begin : g_keep
+        assign shifted = slot_q[i];  // no pop; or the last entry (never kept through a pop)
+      end
+      assign rank         = BankBits'(SmallWidth'(i) - base - SmallWidth'(inflight_q));
+      assign slot_p[p][i] = (SmallWidth'(i) < base) ? shifted
+                          : (inflight_q && SmallWidth'(i) == base) ? rd_item
+                          : ranked[rank];
     end
-    assign rank      = BankBits'(SmallWidth'(i) - base - SmallWidth'(inflight_q));
-    assign slot_d[i] = (SmallWidth'(i) < base) ? shifted
-                     : (inflight_q && SmallWidth'(i) == base) ? rd_item
-                     : ranked[rank];
+    assign slot_cnt_p[p] = SlotWidth'(base + SmallWidth'(inflight_q) + bypass);
+    assign head_p[p]     = head_q + IdWidth'(rd_en) + IdWidth'(bypass);
   end
 
-  assign slot_cnt_d = SlotWidth'(base + SmallWidth'(inflight_q) + bypass);
+  assign slot_d     = slot_p[pop];
+  assign slot_cnt_d = slot_cnt_p[pop];
   assign inflight_d = rd_en;
-  assign head_d     = head_q + IdWidth'(rd_en) + IdWidth'(bypass);
+  assign head_d     = head_p[pop];
   assign tail_d     = tail_q + IdWidth'(acc_cnt);
   assign count_d    = count_q + CountWidth'(acc_cnt) - CountWidth'(pop);
 

@@ -170,6 +170,15 @@ module tonic_dd_engine
     return e[IdxW] ? (ge | lt) : (ge & lt);
   endfunction
 
+  // The ring positions of [a, b) given only the low bits of both ends:
+  // ge(a) ^ ge(b), inverted when b's position lies below a's (the range
+  // wraps); empty when they are equal unless full (b - a = W). No adder
+  // between the ends and the decoders.
+  function automatic ring_t ring_span(logic [IdxW-1:0] a, logic [IdxW-1:0] b, logic full);
+    if (full) return '1;
+    return (('1 << a) ^ ('1 << b)) ^ {W{b < a}};
+  endfunction
+
   // The engine's rules for a protocol module's outputs (incoming stage 2
   // and periodic alike): ring positions to mark, i.e. the unacked ones of
   // [lo, hi) clipped to [from, to) (to - from in 0..W: to = next_new, from =
@@ -197,6 +206,17 @@ module tonic_dd_engine
                             : (to_lt_hi ? (to[IdxW-1:0] < lo[IdxW-1:0])   : (hi[IdxW-1:0] < lo[IdxW-1:0]));
     m          = full ? '1 : !nonempty ? '0 : ((ga ^ gb) ^ {W{wrap}});
     return we ? (m & ~acked) : '0;
+  endfunction
+
+  // v has two or more set bits: below[i] (some bit under i is set) is a
+  // prefix OR built in log2(W) shift steps.
+  function automatic logic two_or_more(ring_t v);
+    ring_t below;
+    below = v << 1;
+    for (int unsigned s = 1; s < W; s = s * 2) begin
+      below = below | (below << s);
+    end
+    return |(v & below);
   endfunction
 
   function automatic logic [31:0] rto_after(logic we, logic [31:0] rto, logic [31:0] old);
@@ -234,16 +254,26 @@ module tonic_dd_engine
   } s1_t;
   s1_t s1_q, s1_d;
 
+  // The control op being executed (registered at the input).
+  typedef struct packed {
+    logic            valid;
+    ctrl_op_e        op;
+    flow_t           flow;
+    seq_t            seq;
+    logic [LenW-1:0] len;
+  } ctrl_ev_t;
+  ctrl_ev_t ctrl_q;
+
   // ---------------------------------------------------------------------
   // Processors and the flows they work on. *_d: the flow of the next cycle
   // (block-RAM read addresses, one cycle ahead).
-  flow_t  cf;        // control: the offered op's flow
+  flow_t  cf, cf_d;  // control: the held op's flow
   flow_t  i1f;       // incoming stage 1
   flow_t  i2f;       // incoming stage 2
   flow_t  pf, pf_d;  // periodic
   flow_t  nf, nf_d;  // next segment
   flow_t  tf;        // transmit notify
-  assign cf = ctrl_flow_i;
+  assign cf = ctrl_q.flow;
   assign tf = txn_flow_i;
 
   // Init sweep after reset (LUTRAM has no reset): present = 0, gen = tx = 0.
@@ -297,26 +327,22 @@ module tonic_dd_engine
   cnt_t            wnd_i2, wnd_p, wnd_n, wnd_pr;
   ring_t           mark_i2, mark_p, mark_n;
   cold_t           cold_i2, cold_p;
-  logic [31:0]     dl_p, dl_s;
+  logic [31:0]     dl_s;
   logic            scan_valid;
   flow_t           scan_id, scan_nxt_id;
 
-  // LUTRAM fields. Control's reads (cf) and notify's (tf) are
-  // combinational; every other processor reads a registered copy addressed
-  // one cycle ahead, which keeps the LUTRAM read and the live-value table off
+  // LUTRAM fields. Notify's reads (tf) are combinational; every other
+  // processor, control included, reads a registered copy addressed one
+  // cycle ahead, which keeps the LUTRAM read and the live-value table off
   // its path. (Separate instances rather than mixed ports: a packed
   // read-address vector that mixes both kinds would look like a
   // combinational loop to Verilator's scheduler.)
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(1), .Readers(4), .RegRead(1)) u_present (
+                    .Depth(FlowCount), .Width(1), .Readers(5), .RegRead(1)) u_present (
     .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({nf_d, pf_d, rx_q.flow, rx_flow_i}),
-    .rdata_o({present_n, present_p, present_i2, present_i1}));
-  tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(1), .Readers(1), .RegRead(0)) u_present_c (
-    .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(present_c));
+    .raddr_i({cf_d, nf_d, pf_d, rx_q.flow, rx_flow_i}),
+    .rdata_o({present_c, present_n, present_p, present_i2, present_i1}));
   // posted and wnd_start are written at cf and read at cf (by control). A
   // write address that is the read address makes Yosys 0.69 infer a
   // single-port LUTRAM, and its xcup library maps single-port RAMs deeper
@@ -327,36 +353,27 @@ module tonic_dd_engine
   assign posted_wa    = posted_we ? cf : nf;
   assign start_wa_add = start_we_add ? cf : nf;
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(32), .Readers(3), .RegRead(1)) u_posted (
-    .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_seq_i),
+                    .Depth(FlowCount), .Width(32), .Readers(4), .RegRead(1)) u_posted (
+    .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_q.seq),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({nf_d, pf_d, rx_q.flow}),
-    .rdata_o({posted_n, posted_p, posted_i2}));
-  tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(32), .Readers(1), .RegRead(0)) u_posted_c (
-    .clk_i, .we_i(posted_we), .waddr_i(posted_wa), .wdata_i(ctrl_seq_i),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(posted_c));
+    .raddr_i({cf_d, nf_d, pf_d, rx_q.flow}),
+    .rdata_o({posted_c, posted_n, posted_p, posted_i2}));
   tonic_state_ram #(.SimModel(SimRam),
                     .Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_seg_size (
-    .clk_i, .we_i(seg_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
+    .clk_i, .we_i(seg_we), .waddr_i(cf), .wdata_i(ctrl_q.len),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(seg_size_n));
   tonic_state_ram #(.SimModel(SimRam),
                     .Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)) u_last_len (
-    .clk_i, .we_i(last_we), .waddr_i(cf), .wdata_i(ctrl_len_i),
+    .clk_i, .we_i(last_we), .waddr_i(cf), .wdata_i(ctrl_q.len),
     .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(last_len_n));
   // wnd_start: incoming stage 1 (writer 0) and ADD (writer 1).
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(4), .RegRead(1)) u_start (
+                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(5), .RegRead(1)) u_start (
     .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
-    .wdata_i({ctrl_seq_i, start_wd_i1}),
+    .wdata_i({ctrl_q.seq, start_wd_i1}),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({probe_flow_i, nf_d, pf_d, rx_flow_i}),
-    .rdata_o({start_pr, start_n, start_p, start_i1}));
-  tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(1), .RegRead(0)) u_start_c (
-    .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
-    .wdata_i({ctrl_seq_i, start_wd_i1}),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(cf), .rdata_o(start_c));
+    .raddr_i({probe_flow_i, cf_d, nf_d, pf_d, rx_flow_i}),
+    .rdata_o({start_pr, start_c, start_n, start_p, start_i1}));
   // next_new: next-seg, or ADD (next-seg waits in that cycle).
   tonic_state_ram #(.SimModel(SimRam),
                     .Depth(FlowCount), .Width(32), .Readers(5), .RegRead(1)) u_next (
@@ -366,21 +383,21 @@ module tonic_dd_engine
     .rdata_o({next_pr, next_n, next_p, next_i2, next_i1}));
   // Outstanding counters (mod 2 RingN).
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_gen (
+                    .Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(1)) u_gen (
     .clk_i, .we_i(gen_we), .waddr_i(gen_wa), .wdata_i(gen_wd),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(gen_n));
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i({cf_d, nf_d}), .rdata_o({gen_c, gen_n}));
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_gen_c (
+                    .Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(0)) u_gen_t (
     .clk_i, .we_i(gen_we), .waddr_i(gen_wa), .wdata_i(gen_wd),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i({tf, cf}), .rdata_o({gen_t, gen_c}));
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(tf), .rdata_o(gen_t));
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(1)) u_tx (
+                    .Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(1)) u_tx (
     .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(nf_d), .rdata_o(tx_n));
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i({cf_d, nf_d}), .rdata_o({tx_c, tx_n}));
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(PtrW), .Readers(2), .RegRead(0)) u_tx_c (
+                    .Depth(FlowCount), .Width(PtrW), .Readers(1), .RegRead(0)) u_tx_t (
     .clk_i, .we_i(tx_we), .waddr_i(tx_wa), .wdata_i(tx_wd),
-    .clr_i(1'b0), .clr_addr_i('0), .raddr_i({tf, cf}), .rdata_o({tx_t, tx_c}));
+    .clr_i(1'b0), .clr_addr_i('0), .raddr_i(tf), .rdata_o(tx_t));
   // Block RAM.
   // Stage 1 writes acked at rx_q.flow, which is also stage 2's read
   // address for the next cycle: the write address is a 2:1 mux for the
@@ -422,15 +439,15 @@ module tonic_dd_engine
     .clr_i(c_add), .clr_addr_i(cf),
     .raddr_i({pf_d, rx_q.flow}),
     .rdata_o({cold_p, cold_i2}));
-  // The retransmission deadline: read by the periodic processor's two
-  // stages (P0 compares it with the time, P1 checks it did not change).
+  // The retransmission deadline: read by the periodic processor's first
+  // stage (P0 compares it with the time).
   tonic_state_ram #(.SimModel(SimRam),
-                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(2), .RegRead(1),
+                    .Depth(FlowCount), .Width(32), .Writers(2), .Readers(1), .RegRead(1),
                     .Clear(1)) u_deadline (
     .clk_i, .we_i({dl_we_p, dl_we_i2}), .waddr_i({pf, i2f}), .wdata_i({dl_wd_p, dl_wd_i2}),
     .clr_i(c_add), .clr_addr_i(cf),
-    .raddr_i({scan_nxt_id, pf_d}),
-    .rdata_o({dl_s, dl_p}));
+    .raddr_i(scan_nxt_id),
+    .rdata_o(dl_s));
 
   assign probe_wnd_o   = wnd_pr;
   assign probe_start_o = start_pr;
@@ -466,25 +483,47 @@ module tonic_dd_engine
   // Control.
   logic  c_post, c_remove;          // accepted op this cycle (valid & good; c_add above)
   logic  c_bad;                     // accepted and ignored
-  logic  c_fire;                    // ctrl_valid_i && ctrl_ready_o
+  logic  c_fire;                    // the held op executes this cycle
   logic  c_stall;                   // transient: wait
+  logic  c_busy_q;                  // an rx event of the held op's flow may be in flight
+  logic  c_add_held;                // an ADD is held: next-seg waits (it lends its ports)
 
   logic  p_insert;     // periodic wants to insert flow pf (window opened or marks)
   logic  p_ins_q;      // ... registered: it uses insert port 3 in the next cycle
   flow_t p_ins_flow_q;
-  assign c_stall = (ctrl_op_i == CtrlAdd) && !present_c
-                && ((gen_c != tx_c)                              // ring not drained
-                    || (s1_q.valid && s1_q.ev.flow == cf)        // event in flight
-                    || (rx_q.valid && rx_q.flow == cf));
-  // Control shares insert port 3 with periodic's (registered) insert, so
-  // control's ready does not wait for the periodic processor's logic.
-  assign ctrl_ready_o = !init_q && !p_ins_q && !c_stall;
-  assign c_fire   = ctrl_valid_i && ctrl_ready_o;
-  assign c_add    = c_fire && ctrl_op_i == CtrlAdd && !present_c;
-  assign c_post   = c_fire && ctrl_op_i == CtrlPost && present_c
-                 && seq_le(posted_c, ctrl_seq_i)
-                 && seq_le(ctrl_seq_i, start_c + 32'h4000_0000);
-  assign c_remove = c_fire && ctrl_op_i == CtrlRemove && present_c;
+  // The op is registered at the input (ctrl_q) and executes from there, so
+  // no input feeds the state reads: present, posted, wnd_start and the
+  // outstanding counters of the held op's flow are registered reads
+  // addressed with cf_d, the flow held in the next cycle. An ADD of a flow
+  // that is being re-added waits until its ring is drained and no rx event
+  // of it is in flight (c_busy_q, a registered and conservative compare).
+  // Control shares insert port 3 with periodic's (registered) insert.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      ctrl_q.valid <= 1'b0;
+    end else if (ctrl_ready_o) begin
+      ctrl_q.valid <= ctrl_valid_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (ctrl_ready_o) begin
+      ctrl_q.op   <= ctrl_op_i;
+      ctrl_q.flow <= ctrl_flow_i;
+      ctrl_q.seq  <= ctrl_seq_i;
+      ctrl_q.len  <= ctrl_len_i;
+    end
+    c_busy_q <= (rx_q.valid && rx_q.flow == cf_d) || (rx_valid_i && rx_flow_i == cf_d);
+  end
+  assign cf_d       = (ctrl_q.valid && !c_fire) ? ctrl_q.flow : ctrl_flow_i;
+  assign c_add_held = ctrl_q.valid && ctrl_q.op == CtrlAdd;
+  assign c_stall    = c_add_held && !present_c && ((gen_c != tx_c) || c_busy_q);
+  assign c_fire     = ctrl_q.valid && !init_q && !p_ins_q && !c_stall;
+  assign ctrl_ready_o = !init_q && (!ctrl_q.valid || c_fire);
+  assign c_add    = c_fire && ctrl_q.op == CtrlAdd && !present_c;
+  assign c_post   = c_fire && ctrl_q.op == CtrlPost && present_c
+                 && seq_le(posted_c, ctrl_q.seq)
+                 && seq_le(ctrl_q.seq, start_c + 32'h4000_0000);
+  assign c_remove = c_fire && ctrl_q.op == CtrlRemove && present_c;
   assign c_bad    = c_fire && !c_add && !c_post && !c_remove;
 
   // ---------------------------------------------------------------------
@@ -507,9 +546,9 @@ module tonic_dd_engine
   end
 
   seq_t        i1_ws, i1_nn, i1_new;
-  logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_sack_ok, i1_sack_new, i1_ok;
-  cnt_t        i1_slide, i1_prev_sacked;
-  ring_t       i1_slid, i1_sack_bit, i1_acked;
+  logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_adv, i1_sack_ok, i1_sack_new, i1_ok;
+  cnt_t        i1_diff, i1_newly_cum;
+  ring_t       i1_span, i1_slid, i1_sack_bit, i1_acked;
   assign i1f        = rx_q.flow;
   assign i1_ws      = start_i1;
   assign i1_nn      = next_i1;
@@ -519,24 +558,34 @@ module tonic_dd_engine
   assign i1_acks    = rx_q.typ inside {RxAck, RxSack, RxNack};
   assign i1_ack_ok  = !i1_acks || seq_le(rx_q.cum_ack, i1_nn);
   assign i1_ok      = rx_q.valid && i1_present && i1_type_ok && i1_ack_ok;
-  assign i1_new     = (i1_acks && seq_lt(i1_ws, rx_q.cum_ack)) ? rx_q.cum_ack : i1_ws;
-  // new - old <= next_new - old <= W: fits CntW bits.
-  assign i1_slide   = cnt_t'(i1_new - i1_ws);
-  assign i1_slid    = ring_mask(i1_ws[IdxW-1:0], i1_slide);
-  assign i1_sack_ok = rx_q.sack_valid && seq_le(i1_new, rx_q.sack_idx) && seq_lt(rx_q.sack_idx, i1_nn);
+  // The window advances iff the cumulative ack passes wnd_start. The
+  // slid positions [wnd_start, cum_ack) are decoded from the low bits of
+  // both ends in parallel with that compare (cum_ack - wnd_start is in
+  // 1..W when it advances and the ack is valid: it cannot pass next_new).
+  assign i1_adv     = i1_acks && seq_lt(i1_ws, rx_q.cum_ack);
+  assign i1_new     = i1_adv ? rx_q.cum_ack : i1_ws;
+  assign i1_diff    = cnt_t'(rx_q.cum_ack - i1_ws);
+  assign i1_span    = ring_span(i1_ws[IdxW-1:0], rx_q.cum_ack[IdxW-1:0], i1_diff == cnt_t'(W));
+  assign i1_slid    = i1_adv ? i1_span : '0;
+  // Both candidate window starts are compared with the SACK index in
+  // parallel; the advance only selects.
+  assign i1_sack_ok = rx_q.sack_valid && seq_lt(rx_q.sack_idx, i1_nn)
+                   && (i1_adv ? seq_le(rx_q.cum_ack, rx_q.sack_idx) : seq_le(i1_ws, rx_q.sack_idx));
   assign i1_sack_bit = i1_sack_ok ? (ring_t'(1) << rx_q.sack_idx[IdxW-1:0]) : '0;
   assign i1_sack_new = i1_sack_ok && !acked_i1[rx_q.sack_idx[IdxW-1:0]];
   assign i1_acked   = (acked_i1 & ~i1_slid) | i1_sack_bit;
 
+  // Newly acked by the cumulative ack: the slid positions not SACKed
+  // before (an adder tree over the whole ring).
   tonic_popcount_range #(
     .W       (W),
-    .Pipeline(1)
-  ) u_prev_sacked (
+    .Pipeline(0)
+  ) u_newly_cum (
     .clk_i  (clk_i),
-    .bits_i (acked_i1),
-    .start_i(i1_ws[IdxW-1:0]),
-    .len_i  (i1_slide),
-    .count_o(i1_prev_sacked)
+    .bits_i (i1_slid & ~acked_i1),
+    .start_i('0),
+    .len_i  (cnt_t'(W)),
+    .count_o(i1_newly_cum)
   );
 
   always_comb begin
@@ -545,14 +594,12 @@ module tonic_dd_engine
     s1_d.ev        = rx_q;
     s1_d.old_start = i1_ws;
     s1_d.new_start = i1_new;
-    // Newly acked = slid - previously SACKed among them + a new SACK bit.
-    // The SACKed count comes from the pipelined popcount one cycle later
-    // (stage 2 subtracts it): stage 1 holds no adder tree.
-    s1_d.newly     = i1_slide + cnt_t'(i1_sack_new);
+    // Newly acked = slid and not SACKed before, plus a new SACK bit.
+    s1_d.newly     = i1_newly_cum + cnt_t'(i1_sack_new);
     s1_d.dup       = (rx_q.typ inside {RxAck, RxSack}) && rx_q.cum_ack == i1_ws && i1_nn != i1_ws;
     s1_d.slid      = i1_slid;
     s1_d.nn1       = i1_nn;
-    s1_d.flight1   = cnt_t'(i1_nn - i1_new);
+    s1_d.flight1   = i1_adv ? cnt_t'(i1_nn - rx_q.cum_ack) : cnt_t'(i1_nn - i1_ws);
   end
 
   always_ff @(posedge clk_i) begin
@@ -598,7 +645,7 @@ module tonic_dd_engine
   logic [31:0] i2_rto;
   user_w_t i2_user;
   assign i2f        = s1_q.ev.flow;
-  assign i2_newly   = s1_q.newly - i1_prev_sacked;  // popcount of stage 1, one cycle later
+  assign i2_newly   = s1_q.newly;
   assign i2_nn      = next_i2;
   // FlightSize = next_new - new window start. Stage 1 subtracted the
   // next_new it saw; next_new has moved since only if next-seg sent a new
@@ -667,16 +714,17 @@ module tonic_dd_engine
   //   P1 (cycle t + 1): the visit proper (state read fresh, protocol
   //      periodic module, writes); the flow goes back to the tail if it is
   //      still present. ADD inserts a new flow.
-  // P1 trusts P0's compare only if the deadline it reads is the one P0
-  // read; if a write changed it in between, the visit is taken without a
-  // timeout and the flow comes round again on the next pass. With P flows
+  // P1 trusts P0's compare only if nothing could have written the deadline
+  // in cycle t (p_dl_same_q: no incoming stage 2 event, held control op or
+  // periodic visit of that flow in cycle t, a registered and conservative
+  // test); otherwise the visit is taken without a timeout and the flow
+  // comes round again on the next pass. With P flows
   // present each is visited every max(P, 3) cycles. A removed flow leaves
   // the set at its next visit.
   logic   scan_nxt_valid_unused;
   logic [IdW:0] scan_count_unused;
-  logic   p_valid_q, p_tmo_q;
+  logic   p_valid_q, p_tmo_q, p_dl_same_q;
   flow_t  p_flow_q;
-  logic [31:0] p_dl_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       p_valid_q <= 1'b0;
@@ -686,8 +734,10 @@ module tonic_dd_engine
   end
   always_ff @(posedge clk_i) begin
     p_flow_q <= scan_id;
-    p_tmo_q  <= !seq_lt(now_q + 32'd1, dl_s);
-    p_dl_q   <= dl_s;
+    p_tmo_q     <= !seq_lt(now_q + 32'd1, dl_s);
+    p_dl_same_q <= !(s1_q.valid && s1_q.ev.flow == scan_id)
+                && !(ctrl_q.valid && cf == scan_id)
+                && !(p_valid_q && pf == scan_id);
   end
 
   tonic_flow_fifo #(
@@ -722,12 +772,14 @@ module tonic_dd_engine
   assign p_flight  = cnt_t'(p_nn - p_ws);
   assign p_present = p_valid_q && present_p && !init_q;
   // Ack beats timeout: no periodic write to a flow incoming stage 2 or
-  // control may write this cycle (control: any offered op, which keeps
-  // this independent of control's ready).
-  assign p_conflict = (i2_go && i2f == pf) || (ctrl_valid_i && cf == pf);
+  // control may write this cycle (control: any held op, which keeps
+  // this independent of whether it executes).
+  assign p_conflict = (i2_go && i2f == pf) || (ctrl_q.valid && cf == pf);
   assign p_disarm  = p_present && !p_conflict && p_flight == '0 && cold_p.armed;
   assign p_arm     = p_present && !p_conflict && p_flight != '0 && !cold_p.armed;
-  assign p_timeout = p_present && p_flight != '0 && cold_p.armed && p_tmo_q && dl_p == p_dl_q;
+  // The timer expired. Meaningful in a call only (p_call holds the
+  // presence, flight and conflict terms).
+  assign p_timeout = p_valid_q && cold_p.armed && p_tmo_q && p_dl_same_q;
   assign p_call    = p_present && !p_conflict && p_flight != '0 && cold_p.armed;
   assign p_sent    = sent_eff(pf, sent_p);
   assign p_pending = mark_p ^ p_sent;
@@ -772,15 +824,15 @@ module tonic_dd_engine
   // Next segment: the active set's head, or the current flow when no other
   // flow is waiting (one flow alone sends every cycle). Control's ADD uses
   // the CR port, so next-seg waits in that cycle.
-  seq_t   n_ws, n_nn, n_posted, n_rtx_idx, n_idx;
+  seq_t   n_ws, n_nn, n_posted, n_rtx_idx, n_idx, n_avail;
   ptr_t   n_tx, n_out;
-  cnt_t   n_wnd, n_flight;
+  cnt_t   n_wnd, n_flight, n_lim;
   ring_t  n_pending;
-  logic   n_found, n_rtx_ok, n_new_ok, n_can;
-  logic [IdxW-1:0] n_off;
+  logic   n_found_unused, n_rtx_ok, n_new_ok, n_can, n_wrap, n_last_new, n_last_rtx;
+  logic [31-IdxW:0] n_ws_hi1;
   flow_t  cur_d;
-  assign ns_pick  = !c_add && (act_valid || cur_valid_q);
-  assign act_pop  = !c_add && act_valid;
+  assign ns_pick  = !c_add_held && (act_valid || cur_valid_q);
+  assign act_pop  = !c_add_held && act_valid;
   assign nf       = act_valid ? act_id : cur_q;
   assign cur_d    = ns_pick ? nf : cur_q;
   assign nf_d     = act_nxt_valid ? act_nxt_id : cur_d;
@@ -798,35 +850,49 @@ module tonic_dd_engine
   ) u_next_rtx (
     .bits_i (n_pending),
     .head_i (n_ws[IdxW-1:0]),
-    .found_o(n_found),
+    .found_o(n_found_unused),
     .index_o(ns_pos)
   );
 
-  assign n_off     = ns_pos - n_ws[IdxW-1:0];
-  assign n_rtx_idx = n_ws + seq_t'(n_off);
-  // A pending bit beyond next_new is a stale one of a slid window (cleared
-  // by incoming stage 2 in the next cycle); stale bits always lie after the
-  // valid ones, so the first bit found decides.
   // Retransmissions obey the window too (after a timeout cwnd = 1 resends
-  // from wnd_start upwards as the window reopens, not the whole window).
-  // The window tests work on offsets from wnd_start (next_new - wnd_start
-  // is in 0..W): the first pending position's offset is compared with the
-  // flight size and cwnd (CntW bits) right after the find-first unit,
-  // instead of adding it to wnd_start and comparing 32-bit indices.
+  // from wnd_start upwards as the window reopens, not the whole window): a
+  // retransmission is due iff a pending bit lies in the first
+  // min(flight, cwnd) positions from wnd_start (next_new - wnd_start is in
+  // 0..W). That test is a mask and an OR, in parallel with the find-first
+  // unit, which then only supplies the position. A pending bit beyond
+  // next_new is a stale one of a slid window (cleared by incoming stage 2
+  // in the next cycle); the mask leaves it out.
+  // The retransmitted index is wnd_start's upper bits (plus one if the
+  // position wrapped below wnd_start's) with the position as low bits: no
+  // 32-bit adder after the find-first unit.
   assign n_flight  = cnt_t'(n_nn - n_ws);
-  assign n_rtx_ok  = n_found && cnt_t'(n_off) < n_flight && cnt_t'(n_off) < n_wnd;
-  assign n_new_ok  = seq_lt(n_nn, n_posted) && n_flight < n_wnd;
-  assign ns_fire   = n_can && (n_rtx_ok || n_new_ok);
-  assign ns_rtx    = n_rtx_ok;
-  assign n_idx     = n_rtx_ok ? n_rtx_idx : n_nn;
-  assign ns_flip   = ring_t'(1) << ns_pos;
+  assign n_lim     = (n_flight < n_wnd) ? n_flight : n_wnd;
+  assign n_rtx_ok  = |(n_pending & ring_mask(n_ws[IdxW-1:0], n_lim));
+  assign n_ws_hi1  = n_ws[31:IdxW] + 1'b1;
+  assign n_wrap    = ns_pos < n_ws[IdxW-1:0];
+  assign n_rtx_idx = {n_wrap ? n_ws_hi1 : n_ws[31:IdxW], ns_pos};
+  // New data: n_avail = posted - next_new, in 0..2^30 (control keeps posted
+  // within 2^30 of wnd_start), so its sign and its value 1 give the serial
+  // compares next_new < posted and next_new + 1 < posted.
+  assign n_avail    = n_posted - n_nn;
+  assign n_last_new = n_avail == 32'd1;
+  assign n_new_ok   = !n_avail[31] && n_avail != '0 && n_flight < n_wnd;
+  assign ns_fire    = n_can && (n_rtx_ok || n_new_ok);
+  assign ns_rtx     = n_rtx_ok;
+  assign n_idx      = n_rtx_ok ? n_rtx_idx : n_nn;
+  assign ns_flip    = ring_t'(1) << ns_pos;
+  // The segment is the last posted one (its length is last_len): a
+  // retransmission is, iff all posted data has been sent (n_avail = 0) and
+  // its position is that of posted - 1.
+  assign n_last_rtx = n_avail == '0 && ns_pos == IdxW'(n_posted[IdxW-1:0] - 1'b1);
 
   // Still eligible after this segment (conservative: spare pending bits
-  // may be stale; a pop that finds nothing costs one cycle).
+  // may be stale; a pop that finds nothing costs one cycle). Another
+  // retransmission: a second pending bit anywhere (the one sent is pending).
   logic n_more_rtx, n_more_new;
-  assign n_more_rtx = n_rtx_ok ? ((n_pending & ~ns_flip) != '0) : 1'b0;
+  assign n_more_rtx = n_rtx_ok && two_or_more(n_pending);
   assign n_more_new = n_rtx_ok ? n_new_ok
-                    : (seq_lt(n_nn + 32'd1, n_posted) && n_flight + cnt_t'(1) < n_wnd);
+                    : (!n_avail[31] && n_avail[31:1] != '0 && n_flight + cnt_t'(1) < n_wnd);
   assign ns_more    = (n_out + ptr_t'(1) < ptr_t'(RingN)) && (n_more_rtx || n_more_new);
 
   always_ff @(posedge clk_i) begin
@@ -883,10 +949,10 @@ module tonic_dd_engine
   // CR port.
   assign enq_valid_o = c_add || ns_fire;
   assign enq_init_o  = c_add;
-  assign enq_flow_o  = c_add ? cf : nf;
+  assign enq_flow_o  = c_add_held ? cf : nf;
   assign enq_idx_o   = n_idx;
   assign enq_rtx_o   = ns_rtx;
-  assign enq_len_o   = (n_idx + 32'd1 == n_posted) ? last_len_n : seg_size_n;
+  assign enq_len_o   = (n_rtx_ok ? n_last_rtx : n_last_new) ? last_len_n : seg_size_n;
 
   // ---------------------------------------------------------------------
   // Notes: burst complete. A 4-entry queue; dropped (counted) when full.
@@ -932,7 +998,7 @@ module tonic_dd_engine
     trace_in_o.user      = 128'(tr_in_user);
     trace_per_o          = '0;
     trace_per_o.valid    = p_call;
-    trace_per_o.timeout  = p_timeout;
+    trace_per_o.timeout  = p_call && p_timeout;
     trace_per_o.flow     = 16'(pf);
     trace_per_o.next_new = p_nn;
     trace_per_o.wnd      = 16'(tr_per_wnd);
@@ -1020,11 +1086,11 @@ module tonic_dd_engine
 
   // Next segment (ADD: next-seg waits in that cycle and lends its port).
   assign next_we = c_add || (ns_fire && !ns_rtx);
-  assign next_wa = c_add ? cf : nf;
-  assign next_wd = c_add ? ctrl_seq_i : n_nn + 32'd1;
+  assign next_wa = c_add_held ? cf : nf;
+  assign next_wd = c_add_held ? ctrl_q.seq : n_nn + 32'd1;
   assign sent_we = c_add || (ns_fire && ns_rtx);
-  assign sent_wa = c_add ? cf : nf;
-  assign sent_wd = c_add ? '0 : sent_n ^ ns_flip;
+  assign sent_wa = c_add_held ? cf : nf;
+  assign sent_wd = c_add_held ? '0 : sent_n ^ ns_flip;
 
   // Outstanding counters: next-seg (gen) and transmit notify (tx); the init
   // sweep zeroes them (no next-seg or notify can happen during it: no flow
