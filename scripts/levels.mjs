@@ -2,7 +2,10 @@
 // levels.mjs — resource counts and logic levels of a Yosys netlist mapped by
 // `synth_xilinx -family xcup` (read from `write_json`).
 //
-// usage: node levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...]
+// usage: node levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...] [--endpoints N]
+//   --endpoints N: also list the N deepest endpoints (sequential cells and
+//   output ports, each with its deepest input; the fixed part's levels when
+//   split) as `endpoints`, to see how many paths are near the worst.
 // prints one JSON object: {lut, lutram, ff, bram36, uram, dsp, carry, muxf,
 //                          levels, comb_loop, path, split}
 //
@@ -90,6 +93,7 @@ export function analyze(netlist, topArg = null, opts = {}) {
   const partCounts = splitNames.map(() => newCounts());  // per split module
   const driver = new Map();   // bit -> {cell, delay, part, inputs:[bits]}
   const endpoints = [];       // bits that end a path
+  const owner = new Map();    // endpoint bit -> the cell (or port) it enters
 
   for (const [name, cell] of Object.entries(top.cells)) {
     const t = cell.type;
@@ -130,6 +134,7 @@ export function analyze(netlist, topArg = null, opts = {}) {
       // Write side ends paths; each read output is one level after its own
       // read address.
       endpoints.push(...ins);
+      for (const b of ins) owner.set(b, `${name} (${t})`);
       for (const [port, bits] of Object.entries(conns)) {
         if (dirs[port] !== 'output') continue;
         const pins = lutramOutPins(port);
@@ -142,12 +147,15 @@ export function analyze(netlist, topArg = null, opts = {}) {
       }
     } else if (delay === null) {
       endpoints.push(...ins);
+      for (const b of ins) owner.set(b, `${name} (${t})`);
     } else {
       for (const b of outs) driver.set(b, { cell: `${name} (${t})`, delay, part, inputs: isConst(t) ? [] : ins });
     }
   }
-  for (const [, port] of Object.entries(top.ports)) {
-    if (port.direction === 'output') for (const b of port.bits) if (typeof b === 'number') endpoints.push(b);
+  for (const [pname, port] of Object.entries(top.ports)) {
+    if (port.direction === 'output') {
+      for (const b of port.bits) if (typeof b === 'number') { endpoints.push(b); owner.set(b, `port ${pname}`); }
+    }
   }
 
   // Longest path where each driver adds weight(drv) (iterative DFS;
@@ -193,7 +201,7 @@ export function analyze(netlist, topArg = null, opts = {}) {
       const a = arrive(b);
       if (a > levels) { levels = a; worst = b; }
     }
-    return { levels, worst, via, loop };
+    return { levels, worst, via, loop, arrival };
   }
 
   const all = longest((d) => d.delay);
@@ -232,19 +240,32 @@ export function analyze(netlist, topArg = null, opts = {}) {
       path_split_levels: pathSplit,
     };
   }
+  // The deepest endpoints (one entry per cell or port, its deepest bit):
+  // opts.endpoints of them, of the fixed part if split, else of all cells.
+  if (opts.endpoints) {
+    const run = splitNames.length ? longest((d) => (d.part ? 0 : d.delay)) : all;
+    const best = new Map();
+    for (const b of endpoints) {
+      const a = run.arrival.get(b) ?? 0;
+      const o = owner.get(b);
+      if (!best.has(o) || best.get(o) < a) best.set(o, a);
+    }
+    result.endpoints = [...best.entries()].sort((x, y) => y[1] - x[1]).slice(0, opts.endpoints)
+      .map(([cell, levels]) => ({ cell, levels }));
+  }
   return result;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   if (args.length < 1 || args[0].startsWith('--')) {
-    process.stderr.write('usage: node levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...]\n');
+    process.stderr.write('usage: node levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...] [--endpoints N]\n');
     process.exit(2);
   }
   const netlist = JSON.parse(fs.readFileSync(args[0], 'utf8'));
   const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
   const split = opt('--split') ? opt('--split').split(',') : [];
-  const r = analyze(netlist, opt('--top'), { split });
+  const r = analyze(netlist, opt('--top'), { split, endpoints: Number(opt('--endpoints') ?? 0) });
   if (!args.includes('--path')) { delete r.path; delete r.path_fixed; }
   process.stdout.write(JSON.stringify(r) + '\n');
 }

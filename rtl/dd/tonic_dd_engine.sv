@@ -546,8 +546,9 @@ module tonic_dd_engine
   end
 
   seq_t        i1_ws, i1_nn, i1_new;
-  logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_adv, i1_sack_ok, i1_sack_new, i1_ok;
-  cnt_t        i1_diff, i1_newly_cum;
+  logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_adv, i1_sack_ok, i1_ok;
+  cnt_t        i1_span_new, i1_span_new1;
+  logic        i1_sack_new;
   ring_t       i1_span, i1_slid, i1_sack_bit, i1_acked;
   assign i1f        = rx_q.flow;
   assign i1_ws      = start_i1;
@@ -560,12 +561,13 @@ module tonic_dd_engine
   assign i1_ok      = rx_q.valid && i1_present && i1_type_ok && i1_ack_ok;
   // The window advances iff the cumulative ack passes wnd_start. The
   // slid positions [wnd_start, cum_ack) are decoded from the low bits of
-  // both ends in parallel with that compare (cum_ack - wnd_start is in
-  // 1..W when it advances and the ack is valid: it cannot pass next_new).
+  // both ends in parallel with that compare: when it advances and the ack
+  // is valid (it cannot pass next_new), cum_ack - wnd_start is in 1..W, so
+  // equal low bits mean W, the whole ring.
   assign i1_adv     = i1_acks && seq_lt(i1_ws, rx_q.cum_ack);
   assign i1_new     = i1_adv ? rx_q.cum_ack : i1_ws;
-  assign i1_diff    = cnt_t'(rx_q.cum_ack - i1_ws);
-  assign i1_span    = ring_span(i1_ws[IdxW-1:0], rx_q.cum_ack[IdxW-1:0], i1_diff == cnt_t'(W));
+  assign i1_span    = ring_span(i1_ws[IdxW-1:0], rx_q.cum_ack[IdxW-1:0],
+                                i1_ws[IdxW-1:0] == rx_q.cum_ack[IdxW-1:0]);
   assign i1_slid    = i1_adv ? i1_span : '0;
   // Both candidate window starts are compared with the SACK index in
   // parallel; the advance only selects.
@@ -575,18 +577,22 @@ module tonic_dd_engine
   assign i1_sack_new = i1_sack_ok && !acked_i1[rx_q.sack_idx[IdxW-1:0]];
   assign i1_acked   = (acked_i1 & ~i1_slid) | i1_sack_bit;
 
-  // Newly acked by the cumulative ack: the slid positions not SACKed
-  // before (an adder tree over the whole ring).
+  // Newly acked: the slid positions not SACKed before (an adder tree over
+  // the ring, counting the span before the advance compare gates it), plus
+  // the SACK bit if it is new (it lies outside the slid ones). The compares
+  // only select among the count, the count + 1 and the SACK bit.
   tonic_popcount_range #(
     .W       (W),
     .Pipeline(0)
-  ) u_newly_cum (
+  ) u_newly (
     .clk_i  (clk_i),
-    .bits_i (i1_slid & ~acked_i1),
+    .bits_i (i1_span & ~acked_i1),
     .start_i('0),
     .len_i  (cnt_t'(W)),
-    .count_o(i1_newly_cum)
+    .count_o(i1_span_new)
   );
+
+  assign i1_span_new1 = i1_span_new + cnt_t'(1);
 
   always_comb begin
     s1_d           = '0;
@@ -594,8 +600,7 @@ module tonic_dd_engine
     s1_d.ev        = rx_q;
     s1_d.old_start = i1_ws;
     s1_d.new_start = i1_new;
-    // Newly acked = slid and not SACKed before, plus a new SACK bit.
-    s1_d.newly     = i1_newly_cum + cnt_t'(i1_sack_new);
+    s1_d.newly     = i1_adv ? (i1_sack_new ? i1_span_new1 : i1_span_new) : cnt_t'(i1_sack_new);
     s1_d.dup       = (rx_q.typ inside {RxAck, RxSack}) && rx_q.cum_ack == i1_ws && i1_nn != i1_ws;
     s1_d.slid      = i1_slid;
     s1_d.nn1       = i1_nn;
@@ -826,7 +831,7 @@ module tonic_dd_engine
   // the CR port, so next-seg waits in that cycle.
   seq_t   n_ws, n_nn, n_posted, n_rtx_idx, n_idx, n_avail;
   ptr_t   n_tx, n_out;
-  cnt_t   n_wnd, n_flight, n_lim;
+  cnt_t   n_wnd, n_flight;
   ring_t  n_pending;
   logic   n_found_unused, n_rtx_ok, n_new_ok, n_can, n_wrap, n_last_new, n_last_rtx;
   logic [31-IdxW:0] n_ws_hi1;
@@ -858,7 +863,9 @@ module tonic_dd_engine
   // from wnd_start upwards as the window reopens, not the whole window): a
   // retransmission is due iff a pending bit lies in the first
   // min(flight, cwnd) positions from wnd_start (next_new - wnd_start is in
-  // 0..W). That test is a mask and an OR, in parallel with the find-first
+  // 0..W): the AND of two masks from wnd_start, [wnd_start, next_new)
+  // decoded from the low bits of both ends and the first cwnd positions,
+  // then an OR. That test runs in parallel with the find-first
   // unit, which then only supplies the position. A pending bit beyond
   // next_new is a stale one of a slid window (cleared by incoming stage 2
   // in the next cycle); the mask leaves it out.
@@ -866,8 +873,8 @@ module tonic_dd_engine
   // position wrapped below wnd_start's) with the position as low bits: no
   // 32-bit adder after the find-first unit.
   assign n_flight  = cnt_t'(n_nn - n_ws);
-  assign n_lim     = (n_flight < n_wnd) ? n_flight : n_wnd;
-  assign n_rtx_ok  = |(n_pending & ring_mask(n_ws[IdxW-1:0], n_lim));
+  assign n_rtx_ok  = |(n_pending & ring_span(n_ws[IdxW-1:0], n_nn[IdxW-1:0], n_flight == cnt_t'(W))
+                                 & ring_mask(n_ws[IdxW-1:0], n_wnd));
   assign n_ws_hi1  = n_ws[31:IdxW] + 1'b1;
   assign n_wrap    = ns_pos < n_ws[IdxW-1:0];
   assign n_rtx_idx = {n_wrap ? n_ws_hi1 : n_ws[31:IdxW], ns_pos};
