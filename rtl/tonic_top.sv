@@ -2,7 +2,7 @@
 // tonic_top: Tonic sender — data-delivery engine + credit engine (window
 // credit), one segment address per cycle.
 //
-// Streams (docs/tonic-top.md):
+// Streams (docs/sender-core.md):
 //   ctrl  (valid/ready)  host driver: ADD / POST / REMOVE a flow
 //   rx    (valid only)   incoming control packets, one per cycle
 //   seg   (valid/ready)  segment addresses to the DMA pipeline

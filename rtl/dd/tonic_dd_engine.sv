@@ -33,16 +33,18 @@
 // the current flow), and the cell forwards that cycle's writes, so every
 // processor sees the same state a combinational read would give. The
 // narrow fields (present, posted, lengths, wnd_start, next_new, the
-// outstanding counters) are LUTRAM: control and transmit notify read them
-// combinationally (their flow is an input of this cycle), every other
-// processor reads a registered copy addressed one cycle ahead. A flow add
+// outstanding counters) are LUTRAM: transmit notify reads its counters
+// combinationally (its flow is an input of this cycle), every other
+// processor reads a registered copy addressed one cycle ahead (control
+// executes the op it holds in a register, so its flow is known a cycle
+// early too). A flow add
 // clears the block-RAM fields through the cells' clear ports (a cleared
 // word reads as its initial value) instead of writing them, so ADD needs no
 // write port of its own there.
 // After reset an init sweep writes present = 0 and zero counters for every
 // flow id (FlowCount cycles, ctrl_ready_o low); LUTRAM has no reset.
 //
-// Bad input is counted in stats_o and otherwise ignored (docs/dd-engine.md):
+// Bad input is counted in stats_o and otherwise ignored (docs/sender-core.md):
 // rx for a flow that is not present, a cumulative ack beyond next_new, a
 // SACK outside [wnd_start, next_new), an unknown rx type; ADD of a present
 // flow, POST or REMOVE of an absent one, POST moving backwards.
