@@ -210,15 +210,22 @@ module tonic_dd_engine
     return we ? (m & ~acked) : '0;
   endfunction
 
-  // v has two or more set bits: below[i] (some bit under i is set) is a
-  // prefix OR built in log2(W) shift steps.
+  // v has two or more set bits. A binary tree of (any, two) pairs written
+  // with whole-vector shifts: in step d, the node at position i (a multiple
+  // of 2d) merges itself with its neighbour at i + d; position 0 ends with
+  // the answer. In hardware only position 0's cone is kept, a balanced tree
+  // (a prefix OR, the earlier form, measured 15 levels against 12.5 for
+  // this one in a stand-alone next-seg probe at W = 256); in the Verilated
+  // model it is log2(W) word-wise steps.
   function automatic logic two_or_more(ring_t v);
-    ring_t below;
-    below = v << 1;
-    for (int unsigned s = 1; s < W; s = s * 2) begin
-      below = below | (below << s);
+    ring_t any, two;
+    any = v;
+    two = '0;
+    for (int unsigned d = 1; d < W; d = d * 2) begin
+      two = two | (two >> d) | (any & (any >> d));
+      any = any | (any >> d);
     end
-    return |(v & below);
+    return two[0];
   endfunction
 
   function automatic logic [31:0] rto_after(logic we, logic [31:0] rto, logic [31:0] old);
