@@ -177,8 +177,13 @@ module tonic_dd_engine
   // wraps); empty when they are equal unless full (b - a = W). No adder
   // between the ends and the decoders.
   function automatic ring_t ring_span(logic [IdxW-1:0] a, logic [IdxW-1:0] b, logic full);
+    return ring_span_ge('1 << a, '1 << b, b < a, full);
+  endfunction
+  // The same from the thermometers ga = ge(a), gb = ge(b) and wrap = b < a
+  // (for an end decoded ahead of time).
+  function automatic ring_t ring_span_ge(ring_t ga, ring_t gb, logic wrap, logic full);
     if (full) return '1;
-    return (('1 << a) ^ ('1 << b)) ^ {W{b < a}};
+    return (ga ^ gb) ^ {W{wrap}};
   endfunction
 
   // The engine's rules for a protocol module's outputs (incoming stage 2
@@ -249,6 +254,7 @@ module tonic_dd_engine
     logic [15:0] grant;
   } rx_ev_t;
   rx_ev_t rx_q;
+  ring_t  rx_cum_ge_q;  // ring positions >= rx_q.cum_ack's, decoded at the input
 
   typedef struct packed {
     logic       valid;
@@ -548,6 +554,7 @@ module tonic_dd_engine
     rx_q.flow       <= rx_flow_i;
     rx_q.typ        <= rx_type_i;
     rx_q.cum_ack    <= rx_cum_ack_i;
+    rx_cum_ge_q     <= '1 << rx_cum_ack_i[IdxW-1:0];
     rx_q.sack_valid <= rx_sack_valid_i;
     rx_q.sack_idx   <= rx_sack_idx_i;
     rx_q.ecn        <= rx_ecn_i;
@@ -572,11 +579,13 @@ module tonic_dd_engine
   // slid positions [wnd_start, cum_ack) are decoded from the low bits of
   // both ends in parallel with that compare: when it advances and the ack
   // is valid (it cannot pass next_new), cum_ack - wnd_start is in 1..W, so
-  // equal low bits mean W, the whole ring.
+  // equal low bits mean W, the whole ring. cum_ack's thermometer is decoded
+  // from the input, a cycle early.
   assign i1_adv     = i1_acks && seq_lt(i1_ws, rx_q.cum_ack);
   assign i1_new     = i1_adv ? rx_q.cum_ack : i1_ws;
-  assign i1_span    = ring_span(i1_ws[IdxW-1:0], rx_q.cum_ack[IdxW-1:0],
-                                i1_ws[IdxW-1:0] == rx_q.cum_ack[IdxW-1:0]);
+  assign i1_span    = ring_span_ge('1 << i1_ws[IdxW-1:0], rx_cum_ge_q,
+                                   rx_q.cum_ack[IdxW-1:0] < i1_ws[IdxW-1:0],
+                                   i1_ws[IdxW-1:0] == rx_q.cum_ack[IdxW-1:0]);
   assign i1_slid    = i1_adv ? i1_span : '0;
   // Both candidate window starts are compared with the SACK index in
   // parallel; the advance only selects.
