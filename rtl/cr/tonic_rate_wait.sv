@@ -19,8 +19,9 @@
 // 2^24 / m + 1, (need >> e) + 1 <= need / 2^e + 1 and R < (m + 1) 2^e with
 // m >= 128 when e > 0. T saturates at 2^(TimeW-1) - 1 (the serial timers'
 // reach); R = 0 (no rate) gives that maximum too, and so does need = 0
-// with R = 0. need = 0 with R > 0 gives 1 (a flow that is not short should
-// not ask).
+// with R = 0. need = 0 with R > 0 gives 1, or 2 when R = 1 (a flow that is
+// not short should not ask). A tighter upper bound, need / R * (1 + 1/128)
+// + 2, is proved and tested in tb/common/ref/credit_ref.hpp.
 //
 // Pipeline (Latency = 4, one request per cycle, no stall):
 //   0: leading-one detector of R and the shift need >> e;
