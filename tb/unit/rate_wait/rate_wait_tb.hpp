@@ -35,10 +35,17 @@ inline uint64_t log_uniform(Rng& rng, unsigned max_bits) {
   return base + rng.below(base);
 }
 
+/// The wait a request should get (the reference by default; the mutation
+/// self-test passes a wrong one).
+using RateWaitExpect = std::function<uint64_t(uint64_t need, uint32_t rate)>;
+
 /// Runs `cycles` cycles with requests from `next`; checks valid_o timing
-/// and every wait against ref::rate::wait_cycles.
-inline RateWaitStats run_rate_wait(Harness<Vrate_wait>& h, uint64_t cycles,
-                                   const std::function<RateWaitReq()>& next) {
+/// and every wait against `expect`.
+inline RateWaitStats run_rate_wait(
+    Harness<Vrate_wait>& h, uint64_t cycles, const std::function<RateWaitReq()>& next,
+    const RateWaitExpect& expect = [](uint64_t need, uint32_t rate) {
+      return ref::rate::wait_cycles(need, rate);
+    }) {
   RateWaitStats st;
   std::deque<RateWaitReq> pipe(kRateWaitLatency, RateWaitReq{false, 0, 0});
   h.reset();
@@ -54,7 +61,7 @@ inline RateWaitStats run_rate_wait(Harness<Vrate_wait>& h, uint64_t cycles,
     if (h->valid_o != due.valid) ++st.errors;
     if (due.valid) {
       ++st.checked;
-      if (h->wait_o != ref::rate::wait_cycles(due.need, due.rate)) ++st.errors;
+      if (h->wait_o != expect(due.need, due.rate)) ++st.errors;
     }
     h.tick();
     ++st.cycles;

@@ -102,26 +102,16 @@ TEST_CASE("rate: the checker catches a wrong wait (mutation self-test)", "[rate]
   // from the RTL on some request of the random stream.
   Harness<Vrate_wait> h;
   Rng rng(3);
-  uint64_t differ = 0;
-  std::deque<RateWaitReq> pipe(kRateWaitLatency, RateWaitReq{false, 0, 0});
-  h.reset();
-  for (int c = 0; c < 20000; ++c) {
-    const RateWaitReq r{true, log_uniform(rng, 48) & kNeedMask,
-                        static_cast<uint32_t>(log_uniform(rng, 32))};
-    h->valid_i = r.valid;
-    h->need_i = r.need;
-    h->rate_i = r.rate;
-    h.eval();
-    const RateWaitReq due = pipe.front();
-    pipe.pop_front();
-    pipe.push_back(r);
-    if (due.valid) {
-      const auto s = ref::rate::short_rate(due.rate);
-      const uint64_t floor_recip = (uint64_t{1} << 24) / s.m;
-      const uint64_t wrong = ((((due.need >> s.e) + 1) * floor_recip) >> 24) + 1;
-      if (h->wait_o != std::min<uint64_t>(wrong, kTMax)) ++differ;
-    }
-    h.tick();
-  }
-  CHECK(differ > 0);
+  auto st = run_rate_wait(
+      h, 20000,
+      [&] {
+        return RateWaitReq{true, log_uniform(rng, 48) & kNeedMask,
+                           static_cast<uint32_t>(log_uniform(rng, 32))};
+      },
+      [](uint64_t need, uint32_t rate) {
+        const auto s = ref::rate::short_rate(rate);
+        const uint64_t floor_recip = (uint64_t{1} << 24) / s.m;
+        return std::min<uint64_t>(((((need >> s.e) + 1) * floor_recip) >> 24) + 1, kTMax);
+      });
+  CHECK(st.errors > 0);
 }
