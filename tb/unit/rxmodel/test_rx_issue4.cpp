@@ -85,6 +85,25 @@ NdpRxConfig ndp_cfg(uint64_t gap, uint32_t window = 128) {
   return c;
 }
 
+
+// The independent models' receive window (NDP and IRN tests): segment
+// offset i arrives at a flow whose first missing offset is s.fm, with the
+// held offsets above it in s.above and a window of w; returns its cause and
+// advances the window.
+template <class S>
+RxCause literal_arrive(S& s, uint64_t i, uint64_t w) {
+  if (i < s.fm || s.above.count(i) != 0) return RxCause::kDuplicate;
+  if (i >= s.fm + w) return RxCause::kBeyondWindow;
+  if (i > s.fm) {
+    s.above.insert(i);
+    return RxCause::kOutOfOrder;
+  }
+  const RxCause c = s.above.empty() ? RxCause::kInOrder : RxCause::kHoleFill;
+  ++s.fm;
+  while (s.above.erase(s.fm) != 0) ++s.fm;
+  return c;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -853,18 +872,7 @@ TEST_CASE("rxmodel: NDP random arrivals: one ack or nack per packet, pulls paced
         ++nacks;
       } else {
         const uint64_t i = a->i;
-        if (i < s.fm || s.above.count(i) != 0) {
-          x.cause = RxCause::kDuplicate;
-        } else if (i >= s.fm + kW) {
-          x.cause = RxCause::kBeyondWindow;
-        } else if (i > s.fm) {
-          s.above.insert(i);
-          x.cause = RxCause::kOutOfOrder;
-        } else {
-          x.cause = s.above.empty() ? RxCause::kInOrder : RxCause::kHoleFill;
-          ++s.fm;
-          while (s.above.erase(s.fm) != 0) ++s.fm;
-        }
+        x.cause = literal_arrive(s, i, kW);
         x.type = ref::kRxAck;
         if (x.cause != RxCause::kBeyondWindow && i > s.fm) {
           x.type = ref::kRxSack;
@@ -1103,18 +1111,7 @@ TEST_CASE("rxmodel: IRN random traffic with drops and reordering: every ACK/NACK
     const bool ce = rng.chance(0.1);
     std::vector<RxEvent> expect;
     RxEvent x = rx_event(f, ref::kRxAck, 0, cycle, RxCause::kInOrder);
-    if (i < s.fm || s.above.count(i) != 0) {
-      x.cause = RxCause::kDuplicate;
-    } else if (i >= s.fm + kW) {
-      x.cause = RxCause::kBeyondWindow;
-    } else if (i > s.fm) {
-      s.above.insert(i);
-      x.cause = RxCause::kOutOfOrder;
-    } else {
-      x.cause = s.above.empty() ? RxCause::kInOrder : RxCause::kHoleFill;
-      ++s.fm;
-      while (s.above.erase(s.fm) != 0) ++s.fm;
-    }
+    x.cause = literal_arrive(s, i, kW);
     x.cum_ack = static_cast<uint32_t>(s.base + s.fm);
     if (x.cause != RxCause::kBeyondWindow && i > s.fm) {
       x.type = ref::kRxNack;
