@@ -72,14 +72,28 @@ module tonic_top
   // Trace of the window-group writes (reference-model checks, debugging).
   output dd_trace_t            trace_in_o,
   output dd_trace_t            trace_per_o,
-  output dd_ns_trace_t         trace_ns_o
+  output dd_ns_trace_t         trace_ns_o,
+  // Credit counters (rate and token schemes; 0 with the window scheme).
+  output credit_stats_t        credit_stats_o
 );
+  // The protocol's configuration: the credit scheme, the initial rate and
+  // the burst (docs/design/credit-schemes.md).
+  `include "user_configs.vh"
+  localparam bit RateOn = CreditScheme == CreditRate;
+
   logic            enq_valid, enq_init, enq_rtx;
   logic [IdW-1:0]  enq_flow;
   seq_t            enq_idx;
   logic [LenW-1:0] enq_len;
   logic            txn_valid;
   logic [IdW-1:0]  txn_flow;
+  logic            rc_init_valid, rc_init_ready, rc_upd_valid, rc_req_valid, rc_grant_valid;
+  logic [IdW-1:0]  rc_init_flow, rc_upd_flow, rc_req_flow, rc_grant_flow;
+  logic [LenW-1:0] rc_init_len;
+  logic [31:0]     rc_upd_rate;
+  logic [4:0]      rc_grant_cnt;
+  credit_stats_t   dd_credit_stats;
+  logic            rc_upd_drop, rc_wait;
 
   tonic_dd_engine #(
     .FlowCount(FlowCount),
@@ -124,8 +138,76 @@ module tonic_top
     .probe_next_o   (probe_next_o),
     .trace_in_o     (trace_in_o),
     .trace_per_o    (trace_per_o),
-    .trace_ns_o     (trace_ns_o)
+    .trace_ns_o     (trace_ns_o),
+    .rc_init_valid_o (rc_init_valid),
+    .rc_init_ready_i (rc_init_ready),
+    .rc_init_flow_o  (rc_init_flow),
+    .rc_init_len_o   (rc_init_len),
+    .rc_upd_valid_o  (rc_upd_valid),
+    .rc_upd_flow_o   (rc_upd_flow),
+    .rc_upd_rate_o   (rc_upd_rate),
+    .rc_req_valid_o  (rc_req_valid),
+    .rc_req_flow_o   (rc_req_flow),
+    .rc_grant_valid_i(rc_grant_valid),
+    .rc_grant_flow_i (rc_grant_flow),
+    .rc_grant_cnt_i  (rc_grant_cnt),
+    .credit_stats_o  (dd_credit_stats)
   );
+
+  // Rate credit: permits for the DD engine's next-seg processor.
+  if (RateOn) begin : g_rate
+    logic [31:0] rc_now_unused;
+    tonic_rate_credit #(
+      .FlowCount (FlowCount),
+      .LenW      (LenW),
+      .BurstBytes(BurstBytes),
+      .RateInit  (RateInit)
+    ) u_rate (
+      .clk_i        (clk_i),
+      .rst_i        (rst_i),
+      .init_valid_i (rc_init_valid),
+      .init_ready_o (rc_init_ready),
+      .init_flow_i  (rc_init_flow),
+      .init_len_i   (rc_init_len),
+      .upd_valid_i  (rc_upd_valid),
+      .upd_flow_i   (rc_upd_flow),
+      .upd_rate_i   (rc_upd_rate),
+      .req_valid_i  (rc_req_valid),
+      .req_flow_i   (rc_req_flow),
+      .grant_valid_o(rc_grant_valid),
+      .grant_flow_o (rc_grant_flow),
+      .grant_cnt_o  (rc_grant_cnt),
+      .now_o        (rc_now_unused),
+      .upd_drop_o   (rc_upd_drop),
+      .wait_o       (rc_wait)
+    );
+    logic [31:0] rc_drops_q, rc_waits_q;
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        rc_drops_q <= '0;
+        rc_waits_q <= '0;
+      end else begin
+        rc_drops_q <= rc_drops_q + 32'(rc_upd_drop);
+        rc_waits_q <= rc_waits_q + 32'(rc_wait);
+      end
+    end
+    always_comb begin
+      credit_stats_o                = dd_credit_stats;
+      credit_stats_o.rate_upd_drops = rc_drops_q;
+      credit_stats_o.rate_waits     = rc_waits_q;
+    end
+  end else begin : g_no_rate
+    assign rc_init_ready  = 1'b1;
+    assign rc_grant_valid = 1'b0;
+    assign rc_grant_flow  = '0;
+    assign rc_grant_cnt   = '0;
+    assign {rc_upd_drop, rc_wait} = '0;
+    assign credit_stats_o = dd_credit_stats;
+    logic unused_rate;
+    assign unused_rate = ^{rc_init_valid, rc_init_flow, rc_init_len, rc_upd_valid, rc_upd_flow,
+                           rc_upd_rate, rc_req_valid, rc_req_flow, rc_upd_drop, rc_wait,
+                           32'(BurstBytes), 32'(RateInit)};
+  end
 
   tonic_cr_engine #(
     .FlowCount(FlowCount),

@@ -63,6 +63,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_INCOMING_PO
     end
   end
 
+  `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1, 32'(RtoInit), u_n);
 
   // Inputs and configuration this protocol does not use.

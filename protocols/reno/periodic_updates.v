@@ -20,6 +20,7 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_PERIODIC_PO
   end
 
   assign {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {5{timeout_i}};
+  `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(1, wnd_start_i, wnd_start_i + 32'd1,
                             tonic_proto_pkg::rto_backoff(rto_i, 32'(RtoMax)), u_n);
 

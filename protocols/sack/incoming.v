@@ -169,6 +169,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(64)) (`TONIC_PROTO_INCOMING_PO
     end
   end
 
+  `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i + 32'(mark_lo_off), wnd_start_i + 32'(mark_hi_off),
                             32'(RtoInit), u_n);
 

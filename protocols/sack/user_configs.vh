@@ -45,6 +45,11 @@ localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here 
 // Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack
 // (appropriate byte counting, RFC 3465, L = 2).
 localparam int unsigned SsAckCap = 2;
+// Rate and token schemes only (docs/design/credit-schemes.md); unused by
+// the window scheme.
+localparam int unsigned RateInit   = 0;  // rate on ADD (RU)
+localparam int unsigned BurstBytes = 0;  // burst D (bytes)
+localparam int unsigned TokensInit = 0;  // tokens on ADD (segments)
 // Who wins when incoming and periodic write the user state of one flow in
 // the same cycle: 1 = incoming.
 localparam bit          UserIncomingWins = 1'b1;

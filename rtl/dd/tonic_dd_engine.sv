@@ -112,7 +112,22 @@ module tonic_dd_engine
   // Trace of the window-group writes of this cycle (see dd_trace_t).
   output dd_trace_t            trace_in_o,        // incoming stage 2
   output dd_trace_t            trace_per_o,       // periodic (a call of the protocol)
-  output dd_ns_trace_t         trace_ns_o         // next-seg decision
+  output dd_ns_trace_t         trace_ns_o,        // next-seg decision
+  // Rate credit (tonic_rate_credit; rate scheme only, idle otherwise).
+  output logic                 rc_init_valid_o,   // ADD: initialise the flow's credit
+  input  wire logic            rc_init_ready_i,
+  output logic      [IdW-1:0]  rc_init_flow_o,
+  output logic      [LenW-1:0] rc_init_len_o,     // its segment size
+  output logic                 rc_upd_valid_o,    // a protocol's new rate (registered)
+  output logic      [IdW-1:0]  rc_upd_flow_o,
+  output logic      [31:0]     rc_upd_rate_o,
+  output logic                 rc_req_valid_o,    // the flow asks for permits (registered)
+  output logic      [IdW-1:0]  rc_req_flow_o,
+  input  wire logic            rc_grant_valid_i,  // permits granted
+  input  wire logic [IdW-1:0]  rc_grant_flow_i,
+  input  wire logic [4:0]      rc_grant_cnt_i,
+  // Credit counters (rate_* fields are the rate cell's, filled in by the top).
+  output credit_stats_t        credit_stats_o
 );
   `include "user_configs.vh"
 
@@ -128,9 +143,20 @@ module tonic_dd_engine
   if (UserW > 128 || FlowCount > 65536) begin : g_check_trace
     $fatal(1, "tonic_dd_engine: UserW <= 128 and FlowCount <= 65536 (trace port widths)");
   end
-  if (CreditScheme != CreditWindow) begin : g_check_scheme
-    $fatal(1, "tonic_dd_engine: only the window credit scheme is built so far");
+  if (!(CreditScheme inside {CreditWindow, CreditRate, CreditToken})) begin : g_check_scheme
+    $fatal(1, "tonic_dd_engine: unknown credit scheme");
   end
+  if (TokensInit > 65535) begin : g_check_tokens
+    $fatal(1, "tonic_dd_engine: TokensInit must be <= 65535");
+  end
+
+  // Credit schemes (docs/design/credit-schemes.md): with rate or token
+  // credit, next-seg generates a segment only with a permit.
+  localparam bit CreditOn = CreditScheme != CreditWindow;
+  localparam bit RateOn   = CreditScheme == CreditRate;
+  localparam bit TokenOn  = CreditScheme == CreditToken;
+  /// Rate: a fire that leaves at most LowMark permits asks for more.
+  localparam int unsigned LowMark = 12;
 
   // Derived sizes (do not override).
   localparam int unsigned IdxW = $clog2(W);          // ring position
@@ -472,15 +498,17 @@ module tonic_dd_engine
   dd_stats_t   stats_q, stats_d;
   assign stats_o = stats_q;
 
-  // Active set: port 0 next-seg, 1 incoming, 2 tx-notify, 3 periodic/control.
-  logic [3:0]        act_ins_valid;
-  flow_t [3:0]       act_ins_id;
+  // Active set: port 0 next-seg, 1 incoming, 2 tx-notify, 3 periodic/control;
+  // with a credit scheme 4 grants (5..7 unused).
+  localparam int unsigned ActPorts = CreditOn ? 8 : 4;
+  logic [ActPorts-1:0]  act_ins_valid;
+  flow_t [ActPorts-1:0] act_ins_id;
   logic              act_valid, act_pop, act_nxt_valid;
   flow_t             act_id, act_nxt_id;
 
   tonic_flow_fifo #(
     .FlowCount (FlowCount),
-    .WritePorts(4)
+    .WritePorts(ActPorts)
   ) u_active (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
@@ -531,7 +559,8 @@ module tonic_dd_engine
   end
   assign cf_d       = (ctrl_q.valid && !c_fire) ? ctrl_q.flow : ctrl_flow_i;
   assign c_add_held = ctrl_q.valid && ctrl_q.op == CtrlAdd;
-  assign c_stall    = c_add_held && !present_c && ((gen_c != tx_c) || c_busy_q);
+  assign c_stall    = c_add_held && !present_c && ((gen_c != tx_c) || c_busy_q
+                                                 || (RateOn && !rc_init_ready_i));
   assign c_fire     = ctrl_q.valid && !init_q && !p_ins_q && !c_stall;
   assign ctrl_ready_o = !init_q && (!ctrl_q.valid || c_fire);
   assign c_add    = c_fire && ctrl_q.op == CtrlAdd && !present_c;
@@ -650,6 +679,9 @@ module tonic_dd_engine
   flow_t       cur_q;
   logic [IdxW-1:0] ns_pos;
   ring_t       ns_flip;   // the sent bit next-seg flips this cycle (flow nf)
+  logic        n_credit_ok;    // the flow holds a permit (always 1: window scheme)
+  logic        n_credit_more;  // ... and another one after this segment
+  logic        n_perm_high;    // ... and more than LowMark after it
 
   // sent of flow g (read as sent) including next-seg's write of this cycle.
   function automatic ring_t sent_eff(flow_t g, ring_t sent);
@@ -667,6 +699,10 @@ module tonic_dd_engine
   seq_t   i2_mark_lo, i2_mark_hi;
   logic [31:0] i2_rto;
   user_w_t i2_user;
+  logic   i2_rate_we, i2_tok_we;
+  logic   i2_cred;      // stage 2 writes rate or tokens this cycle (credit schemes)
+  logic [31:0] i2_rate;
+  logic [15:0] i2_tok;
   assign i2f        = s1_q.ev.flow;
   assign i2_newly   = s1_q.newly;
   assign i2_nn      = next_i2;
@@ -710,7 +746,11 @@ module tonic_dd_engine
     .rto_o          (i2_rto),
     .timer_restart_o(i2_restart),
     .user_we_o      (i2_user_we),
-    .user_o         (i2_user)
+    .user_o         (i2_user),
+    .rate_we_o      (i2_rate_we),
+    .rate_o         (i2_rate),
+    .tokens_we_o    (i2_tok_we),
+    .tokens_o       (i2_tok)
   );
 
   ring_t  i2_mark_mask, i2_mark_new;
@@ -788,6 +828,9 @@ module tonic_dd_engine
   seq_t   p_mark_lo, p_mark_hi;
   logic [31:0] p_rto;
   user_w_t p_user;
+  logic   p_rate_we, p_tok_we;
+  logic [31:0] p_rate;
+  logic [15:0] p_tok;
   assign pf        = p_flow_q;
   assign pf_d      = scan_id;
   assign p_ws      = start_p;
@@ -797,13 +840,19 @@ module tonic_dd_engine
   // Ack beats timeout: no periodic write to a flow incoming stage 2 or
   // control may write this cycle (control: any held op, which keeps
   // this independent of whether it executes).
-  assign p_conflict = (i2_go && i2f == pf) || (ctrl_q.valid && cf == pf);
+  // With a credit scheme, a call whose rate/token write meets one of stage 2
+  // (any flow: one credit update per cycle) is cancelled whole and runs
+  // again on the next visit.
+  assign p_conflict = (i2_go && i2f == pf) || (ctrl_q.valid && cf == pf)
+                   || (CreditOn && i2_cred && (p_rate_we || p_tok_we));
   assign p_disarm  = p_present && !p_conflict && p_flight == '0 && cold_p.armed;
   assign p_arm     = p_present && !p_conflict && p_flight != '0 && !cold_p.armed;
   // The timer expired. Meaningful in a call only (p_call holds the
   // presence, flight and conflict terms).
   assign p_timeout = p_valid_q && cold_p.armed && p_tmo_q && p_dl_same_q;
-  assign p_call    = p_present && !p_conflict && p_flight != '0 && cold_p.armed;
+  // Window scheme: a call while the timer runs; rate and token schemes: a
+  // call on every visit (their protocols keep timers of their own).
+  assign p_call    = p_present && !p_conflict && (CreditOn || (p_flight != '0 && cold_p.armed));
   assign p_sent    = sent_eff(pf, sent_p);
   assign p_pending = mark_p ^ p_sent;
 
@@ -831,7 +880,11 @@ module tonic_dd_engine
     .rto_o          (p_rto),
     .timer_restart_o(p_restart),
     .user_we_o      (p_user_we),
-    .user_o         (p_user)
+    .user_o         (p_user),
+    .rate_we_o      (p_rate_we),
+    .rate_o         (p_rate),
+    .tokens_we_o    (p_tok_we),
+    .tokens_o       (p_tok)
   );
 
   ring_t  p_mark_mask, p_mark_new;
@@ -902,7 +955,7 @@ module tonic_dd_engine
   assign n_avail    = n_posted - n_nn;
   assign n_last_new = n_avail == 32'd1;
   assign n_new_ok   = !n_avail[31] && n_avail != '0 && n_flight < n_wnd;
-  assign ns_fire    = n_can && (n_rtx_ok || n_new_ok);
+  assign ns_fire    = n_can && (n_rtx_ok || n_new_ok) && n_credit_ok;
   assign ns_rtx     = n_rtx_ok;
   assign n_idx      = n_rtx_ok ? n_rtx_idx : n_nn;
   assign ns_flip    = ring_t'(1) << ns_pos;
@@ -918,7 +971,8 @@ module tonic_dd_engine
   assign n_more_rtx = n_rtx_ok && two_or_more(n_pending);
   assign n_more_new = n_rtx_ok ? n_new_ok
                     : (!n_avail[31] && n_avail[31:1] != '0 && n_flight + cnt_t'(1) < n_wnd);
-  assign ns_more    = (n_out + ptr_t'(1) < ptr_t'(RingN)) && (n_more_rtx || n_more_new);
+  assign ns_more    = (n_out + ptr_t'(1) < ptr_t'(RingN)) && (n_more_rtx || n_more_new)
+                   && n_credit_more;
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -969,6 +1023,177 @@ module tonic_dd_engine
   end
   assign act_ins_valid[3] = p_ins_q || c_post;
   assign act_ins_id[3]    = p_ins_q ? p_ins_flow_q : cf;
+
+  // ---------------------------------------------------------------------
+  // Credit gate (rate and token schemes; docs/design/credit-schemes.md).
+  // permits = granted - used (mod 2^16, always 0..65535): used has one
+  // writer, next-seg (+1 per segment); granted one, the grant stage. ADD
+  // clears both (granted reads TokensInit, used 0).
+  // Grant stage (g_q, one per cycle): rate: permits from tonic_rate_credit;
+  // token: incoming stage 2 (an RxPull adds P - pull when P is after pull,
+  // serial 16 bits, plus the protocol's tokens_o) or periodic (tokens_o),
+  // stage 2 first (a periodic call that would collide is cancelled, see
+  // p_conflict). An add is cut so that permits stay <= 65535 (counted).
+  // The flow goes back to the active set with every grant (a flow with
+  // nothing to send is dropped again at its pop).
+  typedef logic [15:0] perm_t;
+  typedef struct packed {
+    logic        valid;
+    flow_t       flow;
+    logic [16:0] add;       // tokens or permits to add (before the cut)
+    logic        pull_we;   // an RxPull: pull carries its cumulative number
+    logic [15:0] pull;
+  } grant_t;
+  grant_t g_q, g_d;
+  credit_stats_t cstats_q, cstats_d;
+  logic   n_park;           // next-seg found the flow without a permit
+
+  if (CreditOn) begin : g_credit
+    perm_t granted_n, used_n, granted_g, used_g, pull_g, n_perm, g_room, g_delta, g_add;
+    logic  g_after, g_cut;
+    logic [16:0] g_total;
+    logic  used_we;
+    // granted: next-seg's copy (registered, nf_d) and the grant stage's
+    // (combinational, g_q.flow).
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
+                      .Clear(1), .Init(16'(TokensInit))) u_granted_n (
+      .clk_i, .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(granted_g + g_add),
+      .clr_i(c_add), .clr_addr_i(cf), .raddr_i(nf_d), .rdata_o(granted_n));
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+                      .Clear(1), .Init(16'(TokensInit))) u_granted_g (
+      .clk_i, .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(granted_g + g_add),
+      .clr_i(c_add), .clr_addr_i(cf), .raddr_i(g_q.flow), .rdata_o(granted_g));
+    assign used_we = ns_fire;
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
+                      .Clear(1)) u_used_n (
+      .clk_i, .we_i(used_we), .waddr_i(nf), .wdata_i(used_n + 16'd1),
+      .clr_i(c_add), .clr_addr_i(cf), .raddr_i(nf_d), .rdata_o(used_n));
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+                      .Clear(1)) u_used_g (
+      .clk_i, .we_i(used_we), .waddr_i(nf), .wdata_i(used_n + 16'd1),
+      .clr_i(c_add), .clr_addr_i(cf), .raddr_i(g_q.flow), .rdata_o(used_g));
+    // The last cumulative pull number (token scheme).
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+                      .Clear(1)) u_pull (
+      .clk_i, .we_i(g_q.valid && g_q.pull_we && g_after), .waddr_i(g_q.flow), .wdata_i(g_q.pull),
+      .clr_i(c_add), .clr_addr_i(cf), .raddr_i(g_q.flow), .rdata_o(pull_g));
+
+    assign n_perm        = granted_n - used_n;
+    assign n_credit_ok   = n_perm != '0;
+    assign n_credit_more = n_perm != 16'd1;
+    assign n_perm_high   = n_perm > perm_t'(LowMark + 1);
+    assign n_park        = n_can && (n_rtx_ok || n_new_ok) && !n_credit_ok;
+
+    // Grant stage.
+    assign g_delta = g_q.pull - pull_g;
+    assign g_after = g_q.pull_we && !g_delta[15] && g_delta != '0;
+    assign g_total = g_q.add + (g_after ? 17'(g_delta) : 17'd0);
+    assign g_room  = 16'hffff - (granted_g - used_g);
+    assign g_cut   = g_total > 17'(g_room);
+    assign g_add   = g_cut ? g_room : 16'(g_total);
+
+    if (RateOn) begin : g_rate
+      assign i2_cred = i2_go && i2_rate_we;
+      always_comb begin
+        g_d       = '0;
+        g_d.valid = rc_grant_valid_i;
+        g_d.flow  = rc_grant_flow_i;
+        g_d.add   = 17'(rc_grant_cnt_i);
+      end
+      logic unused_tok;
+      assign unused_tok = ^{i2_tok_we, i2_tok, p_tok_we, p_tok, s1_q.ev.grant};
+    end else begin : g_token
+      logic i2_pull;
+      assign i2_pull = s1_q.ev.typ == RxPull;
+      assign i2_cred = i2_go && (i2_tok_we || i2_pull);
+      always_comb begin
+        g_d = '0;
+        if (i2_cred) begin
+          g_d.valid   = 1'b1;
+          g_d.flow    = i2f;
+          g_d.add     = 17'(i2_tok);
+          g_d.pull_we = i2_pull;
+          g_d.pull    = s1_q.ev.grant;
+        end else if (p_call && p_tok_we) begin
+          g_d.valid   = 1'b1;
+          g_d.flow    = pf;
+          g_d.add     = 17'(p_tok);
+        end
+      end
+      logic unused_rate;
+      assign unused_rate = ^{i2_rate, p_rate, rc_grant_valid_i, rc_grant_flow_i, rc_grant_cnt_i};
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        g_q.valid <= 1'b0;
+      end else begin
+        g_q.valid <= g_d.valid;
+      end
+      g_q.flow    <= g_d.flow;
+      g_q.add     <= g_d.add;
+      g_q.pull_we <= g_d.pull_we;
+      g_q.pull    <= g_d.pull;
+    end
+
+    always_comb begin
+      cstats_d = cstats_q;
+      if (g_q.valid && g_q.pull_we && !g_after) cstats_d.pull_stale += 1;
+      if (g_q.valid && g_cut)                   cstats_d.tok_excess += 1;
+      if (p_present && CreditOn && i2_cred && (p_rate_we || p_tok_we)
+          && !((i2_go && i2f == pf) || (ctrl_q.valid && cf == pf)))
+                                                cstats_d.per_cancelled += 1;
+      if (n_park)                               cstats_d.parks += 1;
+      if (g_q.valid)                            cstats_d.permits += 32'(g_add);
+    end
+
+    assign act_ins_valid[4] = g_q.valid;
+    assign act_ins_id[4]    = g_q.flow;
+    assign act_ins_valid[7:5] = '0;
+    assign act_ins_id[7:5]    = '{default: '0};
+  end else begin : g_no_credit
+    assign n_credit_ok   = 1'b1;
+    assign n_credit_more = 1'b1;
+    assign n_perm_high   = 1'b1;
+    assign n_park        = 1'b0;
+    assign i2_cred       = 1'b0;
+    assign g_d           = '0;
+    assign g_q           = '0;
+    assign cstats_d      = cstats_q;
+    logic unused_credit;
+    assign unused_credit = ^{i2_rate_we, i2_rate, i2_tok_we, i2_tok, p_rate_we, p_rate, p_tok_we,
+                             p_tok, rc_grant_valid_i, rc_grant_flow_i, rc_grant_cnt_i, g_d, g_q};
+  end
+
+  // Rate scheme: ADD initialises the flow's credit (ADD waits while the rate
+  // cell's queue is full: c_stall); new rates and permit requests leave
+  // registered.
+  logic            rc_upd_d, rc_req_d;
+  flow_t           rc_upd_flow_d;
+  logic [31:0]     rc_upd_rate_d;
+  assign rc_init_valid_o = RateOn && c_add;
+  assign rc_init_flow_o  = cf;
+  assign rc_init_len_o   = ctrl_q.len;
+  assign rc_upd_d        = RateOn && ((i2_go && i2_rate_we) || (p_call && p_rate_we));
+  assign rc_upd_flow_d   = (i2_go && i2_rate_we) ? i2f : pf;
+  assign rc_upd_rate_d   = (i2_go && i2_rate_we) ? i2_rate : p_rate;
+  // A park, or a segment that leaves at most LowMark permits.
+  assign rc_req_d        = RateOn && (n_park || (ns_fire && !n_perm_high));
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rc_upd_valid_o <= 1'b0;
+      rc_req_valid_o <= 1'b0;
+      cstats_q       <= '0;
+    end else begin
+      rc_upd_valid_o <= rc_upd_d;
+      rc_req_valid_o <= rc_req_d;
+      cstats_q       <= cstats_d;
+    end
+    rc_upd_flow_o <= rc_upd_flow_d;
+    rc_upd_rate_o <= rc_upd_rate_d;
+    rc_req_flow_o <= nf;
+  end
+  assign credit_stats_o = cstats_q;
 
   // ---------------------------------------------------------------------
   // CR port.

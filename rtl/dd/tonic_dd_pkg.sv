@@ -24,8 +24,8 @@ package tonic_dd_pkg;
   /// Credit scheme a protocol selects in user_configs.vh.
   typedef enum logic [1:0] {
     CreditWindow = 2'd0,  // congestion window, enforced in the DD engine
-    CreditRate   = 2'd1,  // rate + burst (CR engine, next issue)
-    CreditToken  = 2'd2   // receiver-granted tokens (CR engine, next issue)
+    CreditRate   = 2'd1,  // rate + burst (docs/design/credit-schemes.md)
+    CreditToken  = 2'd2   // receiver-granted tokens (docs/design/credit-schemes.md)
   } credit_e;
 
   /// Control operation (host driver -> Tonic).
@@ -47,6 +47,17 @@ package tonic_dd_pkg;
     logic [31:0] retransmits;      // retransmitted segments generated
     logic [31:0] segments;         // segments generated (new + retransmitted)
   } dd_stats_t;
+
+  /// Event counters of the credit schemes (rate, token; wrap at 2^32).
+  typedef struct packed {
+    logic [31:0] pull_stale;     // token: a pull number not after the last one (ignored)
+    logic [31:0] tok_excess;     // token: an add cut short so permits stay <= 65535
+    logic [31:0] per_cancelled;  // a periodic call cancelled: its credit write met stage 2's
+    logic [31:0] parks;          // next-seg found a flow without a permit
+    logic [31:0] rate_upd_drops; // rate: an update dropped (the rate queue was full)
+    logic [31:0] rate_waits;     // rate: a flow armed to wait for credit
+    logic [31:0] permits;        // permits granted (rate) or tokens added (token)
+  } credit_stats_t;
 
   /// One write of the window group by incoming stage 2 or by the periodic
   /// processor, with the values after it (trace port, for reference-model

@@ -19,8 +19,9 @@ if ($bits(user_t) != UserW) begin : g_check_user
   $fatal(1, "tonic_proto: UserW must equal $bits(user_t) of user_configs.vh");
 end
 
-// Read by the DD engine (credit scheme, initial state and window, RTO
-// bounds, write priority); a protocol module may use them too.
+// Read by the DD and CR engines (credit scheme, initial state and window,
+// RTO bounds, write priority, initial rate, burst and tokens); a protocol module may use them too.
 logic unused_proto_config;
 assign unused_proto_config = ^{CreditScheme, UserInit, 32'(InitWnd), 32'(RtoInit), 32'(RtoMin),
-                               UserIncomingWins};
+                               UserIncomingWins, 32'(RateInit), 32'(BurstBytes),
+                               32'(TokensInit)};

@@ -50,7 +50,11 @@
   output logic [31:0]                 rto_o, \
   output logic                        timer_restart_o, \
   output logic                        user_we_o, \
-  output logic [UserW-1:0]            user_o
+  output logic [UserW-1:0]            user_o, \
+  output logic                        rate_we_o, \
+  output logic [31:0]                 rate_o, \
+  output logic                        tokens_we_o, \
+  output logic [15:0]                 tokens_o
 
 // tonic_proto_incoming: the state, the event and the stage-1 results.
 `define TONIC_PROTO_INCOMING_PORTS \
@@ -83,5 +87,22 @@
   assign mark_hi_o = mark_we_o ? (hi_v) : '0; \
   assign rto_o     = rto_we_o  ? (rto_v) : '0; \
   assign user_o    = user_we_o ? UserW'(user_v) : '0
+
+// TONIC_PROTO_DRIVE_CREDIT(rate_v, tokens_v): the credit outputs of the
+// rate and token schemes (docs/design/credit-schemes.md), each 0 while its
+// enable is 0: rate_o = rate_v, the flow's new rate in RU (bytes per 2^20
+// cycles), applied by the CR engine without losing or double-counting
+// credit; tokens_o = tokens_v, tokens added to the flow (token scheme,
+// e.g. one per segment marked on a timeout). The enables (rate_we_o,
+// tokens_we_o) are the module's own.
+`define TONIC_PROTO_DRIVE_CREDIT(rate_v, tokens_v) \
+  assign rate_o   = rate_we_o   ? 32'(rate_v) : '0; \
+  assign tokens_o = tokens_we_o ? 16'(tokens_v) : '0
+
+// TONIC_PROTO_NO_CREDIT: a protocol that never writes rate or tokens (the
+// window scheme) drives every credit output to 0.
+`define TONIC_PROTO_NO_CREDIT \
+  assign {rate_we_o, tokens_we_o} = '0; \
+  `TONIC_PROTO_DRIVE_CREDIT(0, 0)
 
 `endif  // TONIC_PROTO_PORTS_SVH

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// IRN (Mittal et al., SIGCOMM 2018) loss recovery with BDP flow control,
+// without congestion control: configuration and user state.
+//
+// Included inside the body of tonic_proto_incoming, tonic_proto_periodic
+// and the DD engine. No include guard on purpose: every module that
+// includes it needs its own copy of the declarations.
+
+// Credit scheme (tonic_dd_pkg::credit_e): a fixed rate (RateInit, set on
+// ADD and never written by the protocol) under a fixed window (InitWnd, the
+// BDP cap, never written either).
+localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditRate;
+
+// User state: 18 bits. Positions are distances from wnd_start ("offsets"),
+// which every new ack moves down (to 0 at the least). rec_off is live while
+// in_rec is set (0 otherwise); high_off outlives a recovery until the window
+// passes it, so that no NACK marks a segment twice.
+typedef struct packed {
+  logic       in_rec;    // in loss recovery (a NACK or a timeout marked segments)
+  logic [7:0] rec_off;   // recovery point - wnd_start (recovery point = next_new - 1 on entry)
+  logic [8:0] high_off;  // end of the last range marked - wnd_start (0..W; 0 = at or below wnd_start)
+} user_t;
+
+// The protocol modules take UserW as a parameter; their
+// rtl/dd/tonic_proto_config.svh checks it against $bits(user_t) and defines
+// TONIC_PROTO_MODULE around the include.
+`ifndef TONIC_PROTO_MODULE
+localparam int unsigned UserW = $bits(user_t);
+`endif
+localparam user_t UserInit = '{in_rec: 1'b0, rec_off: 8'd0, high_off: 9'd0};
+
+// BDP flow control: at most ceil(C * RTT / MTU) segments outstanding. For
+// 100 Gb/s, an 8 us base RTT and 1 KB segments: 100 KB / 1 KB -> 98. The
+// module never writes the window.
+localparam int unsigned InitWnd  = 98;
+// Retransmission timeout (cycles at 100 MHz): RtoLow while at most
+// RtoLowFlight segments are in flight, RtoHigh otherwise, chosen on every
+// new ack and on every timeout (no exponential back-off).
+localparam int unsigned RtoLow       = 10000;  // 100 us
+localparam int unsigned RtoHigh      = 32000;  // 320 us
+localparam int unsigned RtoLowFlight = 3;      // N
+localparam int unsigned RtoInit  = 32000;  // RtoHigh: a flow starts with a full window to send
+localparam int unsigned RtoMin   = 10000;  // RtoLow
+localparam int unsigned RtoMax   = 32000;  // RtoHigh
+// Rate and token schemes (docs/design/credit-schemes.md).
+localparam int unsigned RateInit   = 131072000;  // 100 Gb/s in RU (bytes per 2^20 cycles)
+localparam int unsigned BurstBytes = 65536;      // D = 64 KB (README: the lateness it tolerates)
+localparam int unsigned TokensInit = 0;          // token scheme only: unused
+// Who wins when incoming and periodic write the user state of one flow in
+// the same cycle: 1 = incoming.
+localparam bit          UserIncomingWins = 1'b1;

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// NDP sender (Handley et al., SIGCOMM 2017): configuration and user state.
+//
+// Included inside the body of tonic_proto_incoming, tonic_proto_periodic
+// and the DD engine. No include guard on purpose: every module that
+// includes it needs its own copy of the declarations.
+
+// Credit scheme (tonic_dd_pkg::credit_e): receiver-granted tokens. A PULL
+// (cumulative pull number in grant_i) becomes tokens in the fixed function;
+// this protocol never converts pulls itself.
+localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditToken;
+
+// User state: 1 bit, as the paper reports for NDP.
+typedef struct packed {
+  logic backoff;  // a timeout backed the RTO off and no new ack has reset it yet
+} user_t;
+
+// The protocol modules take UserW as a parameter; their
+// rtl/dd/tonic_proto_config.svh checks it against $bits(user_t) and defines
+// TONIC_PROTO_MODULE around the include.
+`ifndef TONIC_PROTO_MODULE
+localparam int unsigned UserW = $bits(user_t);
+`endif
+localparam user_t UserInit = '{backoff: 1'b0};
+
+// Window (segments): NDP has no congestion window, tokens limit it. InitWnd
+// is only the engine's cap on segments in flight, set just under the
+// W = 128 ring (the 120 usable segments of the authors' code); the module
+// never writes it.
+localparam int unsigned InitWnd  = 120;
+// Retransmission timeout (cycles at 100 MHz). NDP's timeout is rare (a
+// trimmed packet comes back as a NACK), so it is set well above the time a
+// NACKed segment may wait for its pull in an incast: 1 ms.
+localparam int unsigned RtoInit  = 100000;
+localparam int unsigned RtoMin   = 100000;
+localparam int unsigned RtoMax   = 6400000;  // exponential back-off stops here (RtoInit << 6)
+// Tokens one timeout adds (enough for the first marked segment; the
+// acks it earns bring pulls for the rest).
+localparam int unsigned RtoTokens = 1;
+// Rate and token schemes (docs/design/credit-schemes.md).
+localparam int unsigned RateInit   = 0;   // rate scheme only: unused
+localparam int unsigned BurstBytes = 0;   // rate scheme only: unused
+localparam int unsigned TokensInit = 15;  // first window at line rate without pulls (htsim: 15)
+// Who wins when incoming and periodic write the user state of one flow in
+// the same cycle: 1 = incoming (a new ack's reset of the back-off).
+localparam bit          UserIncomingWins = 1'b1;

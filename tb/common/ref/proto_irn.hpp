@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// C++ twin of protocols/irn (IRN loss recovery, Mittal et al. 2018; rate
+// credit scheme at a fixed rate under the BDP window): the same outputs as
+// tonic_proto_incoming / tonic_proto_periodic, bit for bit, for every input
+// (inputs are first cut to their port widths). Plain C++, no Verilator. The
+// rules are documented in protocols/irn/README.md.
+#pragma once
+
+#include <cstdint>
+
+#include "common/ref/proto_common.hpp"
+#include "common/ref/proto_credit.hpp"
+
+namespace tonic::ref {
+
+struct IrnTwin {
+  static constexpr const char* kName = "irn";
+  static constexpr unsigned kUserW = 18;  // $bits(user_t)
+  // user_configs.vh
+  static constexpr unsigned kCreditScheme = 1;  // tonic_dd_pkg::CreditRate
+  static constexpr uint32_t kInitWnd = 98;
+  static constexpr uint32_t kRtoLow = 10000;
+  static constexpr uint32_t kRtoHigh = 32000;
+  static constexpr uint32_t kRtoLowFlight = 3;
+  static constexpr uint32_t kRtoInit = 32000;
+  static constexpr uint32_t kRtoMin = 10000;
+  static constexpr uint32_t kRtoMax = 32000;
+  static constexpr uint32_t kRateInit = 131072000;
+  static constexpr uint32_t kBurstBytes = 65536;
+  static constexpr uint32_t kTokensInit = 0;
+  static constexpr bool kUserIncomingWins = true;
+
+  /// user_t
+  struct User {
+    bool in_rec = false;
+    uint32_t rec_off = 0;   // 8 bits: recovery point - wnd_start
+    uint32_t high_off = 0;  // 9 bits: end of the last mark - wnd_start
+    template <class F>
+    void fields(F&& f) {
+      f(in_rec, 1);
+      f(rec_off, 8);
+      f(high_off, 9);
+    }
+    bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
+  };
+  static User unpack(const ProtoUser& b) { return proto::unpack_user<User>(b, kUserW); }
+  static ProtoUser pack(const User& u) { return proto::pack_user(u, kUserW); }
+
+  /// RtoLow while at most RtoLowFlight segments are in flight, else RtoHigh.
+  static uint32_t rto_for(uint32_t flight) { return flight <= kRtoLowFlight ? kRtoLow : kRtoHigh; }
+
+  static ProtoCreditOut incoming(const ProtoIn& in);  // tonic_proto_incoming
+  static ProtoCreditOut periodic(const ProtoIn& in);  // tonic_proto_periodic
+};
+
+inline ProtoCreditOut IrnTwin::incoming(const ProtoIn& in) {
+  const uint32_t flight = proto::counts(in).flight;
+  const User u = unpack(in.user);
+  const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
+  const uint32_t adv = in.wnd_start - in.old_start;
+  const uint32_t dadv = new_ack ? adv : 0;
+  const bool passed = new_ack && adv > u.rec_off;  // cum ack > recovery point
+  const bool in_rec = u.in_rec && !passed;
+  const uint32_t high_aged = dadv <= u.high_off ? u.high_off - dadv : 0;
+  const uint32_t lo = high_aged;
+  const uint32_t off = in.sack_idx - in.wnd_start;
+  const bool gap = (in.type & 7U) == kRxNack && in.sack_valid && off < flight && (off & 0x1ff) > lo;
+
+  User n;
+  n.in_rec = in_rec;
+  n.rec_off = in_rec ? (u.rec_off - adv) & 0xff : 0;
+  n.high_off = high_aged;
+  if (gap) {
+    n.high_off = off & 0x1ff;
+    if (!in_rec) {
+      n.in_rec = true;
+      n.rec_off = proto::rec_offset(flight);  // next_new - 1
+    }
+  }
+  ProtoCreditOut o;
+  o.mark_we = gap;
+  o.rto_we = new_ack;
+  o.timer_restart = new_ack && flight != 0;
+  o.user_we = gap || new_ack;
+  proto::drive_values(o, in.w, 1, in.wnd_start + lo, in.sack_idx, rto_for(flight), pack(n));
+  proto::drive_credit(o, 0, 0);
+  return o;
+}
+
+inline ProtoCreditOut IrnTwin::periodic(const ProtoIn& in) {
+  ProtoCreditOut o;
+  if (!in.timeout) return o;
+  const uint32_t flight = proto::counts(in).flight;
+  User n;
+  n.in_rec = true;
+  n.rec_off = proto::rec_offset(flight);
+  n.high_off = flight & 0x1ff;
+  o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
+  proto::drive_values(o, in.w, 1, in.wnd_start, in.next_new, rto_for(flight), pack(n));
+  proto::drive_credit(o, 0, 0);
+  return o;
+}
+
+}  // namespace tonic::ref

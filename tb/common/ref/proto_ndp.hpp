@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// C++ twin of protocols/ndp (NDP sender, Handley et al. 2017; token credit
+// scheme): the same outputs as tonic_proto_incoming / tonic_proto_periodic,
+// bit for bit, for every input (inputs are first cut to their port widths).
+// Plain C++, no Verilator. The rules are documented in
+// protocols/ndp/README.md.
+#pragma once
+
+#include <cstdint>
+
+#include "common/ref/proto_common.hpp"
+#include "common/ref/proto_credit.hpp"
+
+namespace tonic::ref {
+
+struct NdpTwin {
+  static constexpr const char* kName = "ndp";
+  static constexpr unsigned kUserW = 1;  // $bits(user_t)
+  // user_configs.vh
+  static constexpr unsigned kCreditScheme = 2;  // tonic_dd_pkg::CreditToken
+  static constexpr uint32_t kInitWnd = 120;
+  static constexpr uint32_t kRtoInit = 100000;
+  static constexpr uint32_t kRtoMin = 100000;
+  static constexpr uint32_t kRtoMax = 6400000;
+  static constexpr uint32_t kRtoTokens = 1;
+  static constexpr uint32_t kRateInit = 0;
+  static constexpr uint32_t kBurstBytes = 0;
+  static constexpr uint32_t kTokensInit = 15;
+  static constexpr bool kUserIncomingWins = true;
+
+  /// user_t
+  struct User {
+    bool backoff = false;  // a timeout backed the RTO off; the next new ack resets it
+    template <class F>
+    void fields(F&& f) {
+      f(backoff, 1);
+    }
+    bool operator==(const User& o) const { return backoff == o.backoff; }
+  };
+  static User unpack(const ProtoUser& b) { return proto::unpack_user<User>(b, kUserW); }
+  static ProtoUser pack(const User& u) { return proto::pack_user(u, kUserW); }
+
+  static ProtoCreditOut incoming(const ProtoIn& in);  // tonic_proto_incoming
+  static ProtoCreditOut periodic(const ProtoIn& in);  // tonic_proto_periodic
+};
+
+inline ProtoCreditOut NdpTwin::incoming(const ProtoIn& in) {
+  const uint32_t flight = proto::counts(in).flight;
+  const User u = unpack(in.user);
+  const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
+  const bool nack = (in.type & 7U) == kRxNack;
+  ProtoCreditOut o;
+  o.mark_we = nack;  // the trimmed segment, whatever sack_valid says
+  o.rto_we = o.user_we = new_ack && u.backoff;
+  o.timer_restart = (new_ack || nack) && flight != 0;
+  proto::drive_values(o, in.w, 1, in.sack_idx, in.sack_idx + 1, kRtoInit, pack(User{}));
+  proto::drive_credit(o, 0, 0);
+  return o;
+}
+
+inline ProtoCreditOut NdpTwin::periodic(const ProtoIn& in) {
+  ProtoCreditOut o;
+  if (!in.timeout) return o;
+  User n;
+  n.backoff = true;
+  o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
+  o.tokens_we = true;
+  proto::drive_values(o, in.w, 1, in.wnd_start, in.next_new, proto::rto_backoff(in.rto, kRtoMax), pack(n));
+  proto::drive_credit(o, 0, kRtoTokens);
+  return o;
+}
+
+}  // namespace tonic::ref

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: Apache-2.0
+// SysTb: a small system testbench for tonic_top with any protocol and any
+// credit scheme. It drives the control stream from a queue, the rx stream
+// from a queue of events (one per cycle), keeps the DMA sink ready (or
+// ready with a probability) and records every segment address that leaves.
+// What answers the segments (a receiver model, an ideal acker) is the test's
+// business: on_seg sees each address, send_rx() queues the answers.
+//
+// Checks done here on every address: the flow was added, a new segment is
+// exactly the next never-sent index of its flow, and cr_enq_drop_o stays 0.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/harness.hpp"
+#include "common/ref/seq.hpp"
+#include "common/rng.hpp"
+
+namespace tonic {
+
+enum class SysCtrl : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };
+enum class SysRx : uint8_t { kAck = 0, kSack = 1, kNack = 2, kPull = 3, kCnp = 4, kResend = 5 };
+
+struct SysRxCmd {
+  uint32_t flow = 0;
+  SysRx type = SysRx::kAck;
+  uint32_t cum_ack = 0;
+  bool sack_valid = false;
+  uint32_t sack_idx = 0;
+  bool ecn = false;
+  uint16_t grant = 0;
+};
+
+struct SysSeg {
+  uint64_t cycle = 0;
+  uint32_t flow = 0;
+  uint32_t idx = 0;
+  bool rtx = false;
+  uint32_t len = 0;
+};
+
+/// credit_stats_o (tonic_dd_pkg::credit_stats_t), 32-bit fields from the
+/// least significant word.
+enum class CreditStat : int {
+  kPermits = 0, kRateWaits = 1, kRateUpdDrops = 2, kParks = 3, kPerCancelled = 4, kTokExcess = 5,
+  kPullStale = 6
+};
+
+/// stats_o (tonic_dd_pkg::dd_stats_t), 32-bit fields, the last field
+/// (segments) in word 0.
+enum class DdStat : int {
+  kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4, kRxBadSack = 5,
+  kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8
+};
+
+/// A dd_trace_t port (trace_in_o, trace_per_o): one write of incoming
+/// stage 2 or one periodic call, with the values after it. Bits: user
+/// [127:0], rto [159:128], wnd [175:160], next_new1 [207:176], next_new
+/// [239:208], flow [255:240], timeout [256], valid [257].
+struct SysTrace {
+  bool valid = false;
+  bool timeout = false;
+  uint32_t flow = 0;
+  uint32_t next_new = 0;
+  uint32_t next_new1 = 0;
+  uint32_t wnd = 0;
+  uint32_t rto = 0;
+  uint32_t user[4] = {0, 0, 0, 0};  // user state, least significant word first
+
+  /// Bits [lo, lo + n) of the user state (n <= 32).
+  uint32_t user_bits(unsigned lo, unsigned n) const {
+    uint64_t v = user[lo / 32] >> (lo % 32);
+    if (lo % 32 + n > 32 && lo / 32 < 3) v |= static_cast<uint64_t>(user[lo / 32 + 1]) << (32 - lo % 32);
+    return static_cast<uint32_t>(v & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)));
+  }
+};
+
+/// Bits [lo, lo + n) of a Verilated wide signal (n <= 32).
+template <class Wide>
+uint32_t sys_bits(const Wide& w, unsigned lo, unsigned n) {
+  uint64_t v = w[lo / 32] >> (lo % 32);
+  if (lo % 32 + n > 32) v |= static_cast<uint64_t>(w[lo / 32 + 1]) << (32 - lo % 32);
+  return static_cast<uint32_t>(v & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)));
+}
+
+/// Parses a dd_trace_t port.
+template <class Wide>
+SysTrace sys_trace(const Wide& w) {
+  SysTrace t;
+  t.valid = sys_bits(w, 257, 1);
+  if (!t.valid) return t;
+  t.timeout = sys_bits(w, 256, 1);
+  t.flow = sys_bits(w, 240, 16);
+  t.next_new = sys_bits(w, 208, 32);
+  t.next_new1 = sys_bits(w, 176, 32);
+  t.wnd = sys_bits(w, 160, 16);
+  t.rto = sys_bits(w, 128, 32);
+  for (int i = 0; i < 4; ++i) t.user[i] = w[i];
+  return t;
+}
+
+/// One next-seg decision (dd_ns_trace_t on trace_ns_o: idx [31:0], flow
+/// [47:32], rtx [48], valid [49]).
+struct SysNs {
+  bool valid = false;
+  bool rtx = false;
+  uint32_t flow = 0;
+  uint32_t idx = 0;
+};
+
+inline SysNs sys_ns(uint64_t w) {
+  SysNs n;
+  n.valid = (w >> 49) & 1;
+  n.rtx = (w >> 48) & 1;
+  n.flow = static_cast<uint32_t>((w >> 32) & 0xFFFF);
+  n.idx = static_cast<uint32_t>(w);
+  return n;
+}
+
+template <class Model>
+class SysTb {
+ public:
+  explicit SysTb(uint32_t flows, uint64_t seed = 1) : rng_(seed), next_(flows, 0), added_(flows, false) {
+    auto& d = h_.dut();
+    d.ctrl_valid_i = 0;
+    d.rx_valid_i = 0;
+    d.seg_ready_i = 1;
+    d.note_ready_i = 1;
+    d.probe_flow_i = 0;
+    h_.reset();
+    h_.eval();
+    for (uint32_t i = 0; i < flows + 64 && !d.ctrl_ready_o; ++i) {
+      h_.tick();
+      h_.eval();
+    }
+    if (!d.ctrl_ready_o) throw std::runtime_error("SysTb: ctrl_ready_o still low after the init sweep");
+  }
+
+  Model& dut() { return h_.dut(); }
+  uint64_t cycle() const { return h_.cycle(); }
+  Rng& rng() { return rng_; }
+
+  void add(uint32_t f, uint32_t start, uint32_t seg) { ctrl_.push_back({SysCtrl::kAdd, f, start, seg}); }
+  void post(uint32_t f, uint32_t end, uint32_t last_len) { ctrl_.push_back({SysCtrl::kPost, f, end, last_len}); }
+  void remove(uint32_t f) { ctrl_.push_back({SysCtrl::kRemove, f, 0, 0}); }
+  bool ctrl_idle() const { return ctrl_.empty(); }
+  /// Queue an rx event (driven in order, one per cycle, from the next cycle).
+  void send_rx(const SysRxCmd& r) { rx_.push_back(r); }
+  size_t rx_backlog() const { return rx_.size(); }
+  void set_ready_prob(double p) { ready_p_ = p; }
+
+  /// Called for every address that leaves (after the checks).
+  std::function<void(const SysSeg&)> on_seg;
+  /// Called once per cycle before the edge, outputs settled.
+  std::function<void(Model&)> on_cycle;
+
+  void step() {
+    auto& d = h_.dut();
+    const uint64_t c = h_.cycle();
+    d.ctrl_valid_i = !ctrl_.empty();
+    if (!ctrl_.empty()) {
+      const Ctrl& k = ctrl_.front();
+      d.ctrl_op_i = static_cast<uint8_t>(k.op);
+      d.ctrl_flow_i = k.flow;
+      d.ctrl_seq_i = k.seq;
+      d.ctrl_len_i = k.len;
+    }
+    d.rx_valid_i = !rx_.empty();
+    if (!rx_.empty()) {
+      const SysRxCmd& r = rx_.front();
+      d.rx_flow_i = r.flow;
+      d.rx_type_i = static_cast<uint8_t>(r.type);
+      d.rx_cum_ack_i = r.cum_ack;
+      d.rx_sack_valid_i = r.sack_valid;
+      d.rx_sack_idx_i = r.sack_idx;
+      d.rx_ecn_i = r.ecn;
+      d.rx_grant_i = r.grant;
+    }
+    d.seg_ready_i = ready_p_ >= 1.0 || rng_.chance(ready_p_);
+    h_.eval();
+    if (d.ctrl_valid_i && d.ctrl_ready_o) {
+      const Ctrl& k = ctrl_.front();
+      if (k.op == SysCtrl::kAdd && !added_[k.flow]) {
+        added_[k.flow] = true;
+        next_[k.flow] = k.seq;
+      } else if (k.op == SysCtrl::kRemove) {
+        added_[k.flow] = false;
+      }
+      ctrl_.pop_front();
+    }
+    if (d.rx_valid_i) rx_.pop_front();
+    if (d.seg_valid_o && d.seg_ready_i) {
+      SysSeg s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
+      check(s);
+      ++outs_;
+      if (on_seg) on_seg(s);
+    }
+    if (d.cr_enq_drop_o) fail(c, "CR ring overflow");
+    if (on_cycle) on_cycle(d);
+    h_.tick();
+  }
+
+  void run(uint64_t cycles) {
+    for (uint64_t i = 0; i < cycles && errors_ == 0; ++i) step();
+  }
+
+  uint32_t credit_stat(CreditStat s) { return h_.dut().credit_stats_o[static_cast<int>(s)]; }
+  uint32_t stat(DdStat s) { return h_.dut().stats_o[static_cast<int>(s)]; }
+  uint64_t outs() const { return outs_; }
+  uint64_t errors() const { return errors_; }
+  const std::string& first_error() const { return first_error_; }
+
+ private:
+  struct Ctrl {
+    SysCtrl op;
+    uint32_t flow, seq, len;
+  };
+
+  void check(const SysSeg& s) {
+    if (s.flow >= added_.size() || !added_[s.flow]) return fail(s.cycle, "address of a flow not added");
+    if (!s.rtx) {
+      if (s.idx != next_[s.flow]) {
+        std::ostringstream m;
+        m << "flow " << s.flow << ": new segment " << s.idx << ", expected " << next_[s.flow];
+        return fail(s.cycle, m.str());
+      }
+      next_[s.flow] = s.idx + 1;
+    } else if (!seq_lt(s.idx, next_[s.flow])) {
+      return fail(s.cycle, "retransmission of a segment never sent");
+    }
+  }
+  void fail(uint64_t c, const std::string& what) {
+    if (errors_++ == 0) {
+      std::ostringstream m;
+      m << "cycle " << c << ": " << what;
+      first_error_ = m.str();
+    }
+  }
+
+  Harness<Model> h_;
+  Rng rng_;
+  std::deque<Ctrl> ctrl_;
+  std::deque<SysRxCmd> rx_;
+  std::vector<uint32_t> next_;
+  std::vector<bool> added_;
+  double ready_p_ = 1.0;
+  uint64_t outs_ = 0, errors_ = 0;
+  std::string first_error_;
+};
+
+/// An ideal receiver for SysTb: every segment arrives `delay` cycles after
+/// it leaves and is acked cumulatively (segments of a flow arrive in order;
+/// a retransmission of a received segment is acked again).
+class IdealAcker {
+ public:
+  explicit IdealAcker(uint32_t flows, uint64_t delay) : delay_(delay), rcv_(flows, 0), open_(flows, false) {}
+  void open(uint32_t f, uint32_t start) {
+    rcv_[f] = start;
+    open_[f] = true;
+  }
+  void on_seg(const SysSeg& s) { inflight_.push_back({s.cycle + delay_, s.flow, s.idx}); }
+  /// Acks due at cycle `now`, queued on the testbench.
+  template <class Tb>
+  void deliver(uint64_t now, Tb& tb) {
+    while (!inflight_.empty() && inflight_.front().at <= now) {
+      const Arr a = inflight_.front();
+      inflight_.pop_front();
+      if (!open_[a.flow]) continue;
+      if (a.idx == rcv_[a.flow]) rcv_[a.flow] = a.idx + 1;
+      SysRxCmd r;
+      r.flow = a.flow;
+      r.type = SysRx::kAck;
+      r.cum_ack = rcv_[a.flow];
+      tb.send_rx(r);
+    }
+  }
+  uint32_t received(uint32_t f) const { return rcv_[f]; }
+
+ private:
+  struct Arr {
+    uint64_t at;
+    uint32_t flow, idx;
+  };
+  uint64_t delay_;
+  std::vector<uint32_t> rcv_;
+  std::vector<bool> open_;
+  std::deque<Arr> inflight_;
+};
+
+}  // namespace tonic

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_proto_incoming (rate_probe, test only): an RxCnp sets the flow's
+// rate to its cum_ack field (RU); nothing else is written.
+`default_nettype none
+`include "tonic_proto_ports.svh"
+module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(1)) (`TONIC_PROTO_INCOMING_PORTS);
+  `include "tonic_proto_config.svh"
+  assign {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o, tokens_we_o} = '0;
+  assign rate_we_o = type_i == tonic_dd_pkg::RxCnp;
+  `TONIC_PROTO_DRIVE_CREDIT(cum_ack_i, 0);
+  `TONIC_PROTO_DRIVE_VALUES(1, 0, 0, 0, 0);
+  logic unused_ok;
+  assign unused_ok = ^{now_i, wnd_start_i, wnd_i, next_new_i, posted_i, flight_i, acked_i,
+                       pending_i, rto_i, user_i, sack_valid_i, sack_idx_i, ecn_i, grant_i,
+                       old_start_i, newly_acked_i, dup_i, 32'(RtoMax)};
+endmodule
+`default_nettype wire

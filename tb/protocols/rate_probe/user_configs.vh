@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// rate_probe: a test-only protocol of the rate scheme (not a transport
+// protocol). The testbench sets a flow's rate with an RxCnp whose cum_ack
+// field carries the rate in RU; everything else is plain cumulative acks.
+// Used by tb/unit/credit_rtl (rate accuracy, rate updates).
+//
+// No include guard on purpose (see protocols/newreno/user_configs.vh).
+localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditRate;
+
+typedef struct packed {
+  logic pad;  // no state
+} user_t;
+`ifndef TONIC_PROTO_MODULE
+localparam int unsigned UserW = $bits(user_t);
+`endif
+localparam user_t UserInit = '{pad: 1'b0};
+
+localparam int unsigned InitWnd  = 128;      // no window: the engine's W caps the flight
+localparam int unsigned RtoInit  = 1000000;  // 10 ms: timeouts are not under test
+localparam int unsigned RtoMin   = 1000000;
+localparam int unsigned RtoMax   = 1000000;
+localparam bit          UserIncomingWins = 1'b1;
+// No rate until the first update (a flow waits); a burst of 256 KB (the bound of
+// docs/design/credit-schemes.md for 9000-B segments and a late wake-up).
+localparam int unsigned RateInit   = 0;
+localparam int unsigned BurstBytes = 262144;
+localparam int unsigned TokensInit = 0;

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// token_probe: a test-only protocol of the token scheme (not a transport
+// protocol). Pulls (RxPull, cumulative numbers) grant tokens through the
+// engine; an RxCnp adds the number of tokens in its cum_ack field (the
+// protocol's tokens_o). Used by tb/unit/credit_rtl.
+//
+// No include guard on purpose (see protocols/newreno/user_configs.vh).
+localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditToken;
+
+typedef struct packed {
+  logic pad;  // no state
+} user_t;
+`ifndef TONIC_PROTO_MODULE
+localparam int unsigned UserW = $bits(user_t);
+`endif
+localparam user_t UserInit = '{pad: 1'b0};
+
+localparam int unsigned InitWnd  = 128;      // no window: the engine's W caps the flight
+localparam int unsigned RtoInit  = 1000000;  // 10 ms: timeouts are not under test
+localparam int unsigned RtoMin   = 1000000;
+localparam int unsigned RtoMax   = 1000000;
+localparam bit          UserIncomingWins = 1'b1;
+// Unused by the token scheme; 4 tokens on ADD.
+localparam int unsigned RateInit   = 0;
+localparam int unsigned BurstBytes = 0;
+localparam int unsigned TokensInit = 4;

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: Apache-2.0
+// The credit gate of the rate and token schemes, in the whole sender.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "Vtonic_rate_probe_1024x128.h"
+#include "Vtonic_rate_probe_16x128.h"
+#include "Vtonic_token_probe_16x128.h"
+#include "common/sys_tb.hpp"
+
+using namespace tonic;
+
+namespace {
+
+constexpr uint32_t kRu100G = 131072000;  // 100 Gb/s in RU (bytes per 2^20 cycles)
+
+template <class Model>
+struct RateRig {
+  SysTb<Model> tb;
+  IdealAcker acker;
+  std::vector<std::vector<uint64_t>> rel;  // release cycles per flow
+  explicit RateRig(uint32_t flows, uint64_t delay = 40) : tb(flows), acker(flows, delay), rel(flows) {
+    tb.on_seg = [this](const SysSeg& s) {
+      acker.on_seg(s);
+      rel[s.flow].push_back(s.cycle);
+    };
+  }
+  void start(uint32_t f, uint32_t seg, uint32_t rate_ru, uint32_t segments = 1u << 24) {
+    tb.add(f, 0, seg);
+    tb.post(f, segments, seg);
+    acker.open(f, 0);
+    SysRxCmd r;
+    r.flow = f;
+    r.type = SysRx::kCnp;
+    r.cum_ack = rate_ru;
+    pending_rate.push_back(r);
+  }
+  // Rates go out once the control queue has drained (the flows exist).
+  std::vector<SysRxCmd> pending_rate;
+  void step() {
+    if (!pending_rate.empty() && tb.ctrl_idle()) {
+      for (const auto& r : pending_rate) tb.send_rx(r);
+      pending_rate.clear();
+    }
+    acker.deliver(tb.cycle(), tb);
+    tb.step();
+  }
+  void run(uint64_t n) {
+    for (uint64_t i = 0; i < n && tb.errors() == 0; ++i) step();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("rate: one flow at the output's capacity sends >= 0.99 segments per cycle", "[credit_rtl][rate]") {
+  RateRig<Vtonic_rate_probe_16x128> rig(16);
+  // 128 B per cycle = 134,217,728 RU (102.4 Gb/s): one 128-B segment per cycle.
+  rig.start(3, 128, 128u << 20);
+  rig.run(2000);
+  const uint64_t before = rig.rel[3].size();
+  rig.run(20000);
+  REQUIRE(rig.tb.errors() == 0);
+  const double spc = double(rig.rel[3].size() - before) / 20000.0;
+  std::printf("single flow, 128 B, rate = output capacity: %.4f segments/cycle\n", spc);
+  CHECK(spc >= 0.99);
+}
+
+TEST_CASE("rate: one flow at exactly 100 Gb/s with 128-B segments gets 125/128 of the cycles", "[credit_rtl][rate]") {
+  RateRig<Vtonic_rate_probe_16x128> rig(16);
+  rig.start(5, 128, kRu100G);
+  rig.run(2000);
+  const uint64_t before = rig.rel[5].size();
+  rig.run(20000);
+  REQUIRE(rig.tb.errors() == 0);
+  const double spc = double(rig.rel[5].size() - before) / 20000.0;
+  std::printf("single flow, 128 B, 100 Gb/s: %.4f segments/cycle (exact: %.4f)\n", spc, 125.0 / 128.0);
+  CHECK(spc == Approx(125.0 / 128.0).epsilon(0.01));
+}
+
+namespace {
+
+struct AccRow {
+  double rate_bps = 0;
+  uint32_t seg = 0;
+  double configured_Bpc = 0;  // bytes per cycle
+  double measured_Bpc = 0;
+  double error = 0;           // measured / configured - 1
+  uint64_t segments = 0;      // releases measured over
+  bool output_limited = false;
+};
+
+// The long-run rate of each flow: (k) segments between its first and its
+// last release (k + 1 releases), in bytes per cycle.
+template <class Rig>
+void measure(Rig& rig, const std::vector<std::pair<double, uint32_t>>& combos, uint32_t first_flow,
+             std::vector<AccRow>& out) {
+  for (size_t i = 0; i < combos.size(); ++i) {
+    const auto& r = rig.rel[first_flow + i];
+    AccRow row;
+    row.rate_bps = combos[i].first;
+    row.seg = combos[i].second;
+    const uint32_t ru = static_cast<uint32_t>(row.rate_bps / 8.0 / 100e6 * 1048576.0 + 0.5);
+    row.configured_Bpc = ru / 1048576.0;
+    REQUIRE(r.size() >= 2);
+    row.segments = r.size() - 1;
+    row.measured_Bpc = double(row.segments) * row.seg / double(r.back() - r.front());
+    row.output_limited = row.configured_Bpc / row.seg > 1.0;
+    row.error = row.measured_Bpc / row.configured_Bpc - 1.0;
+    out.push_back(row);
+  }
+}
+
+uint32_t ru_of(double bps) { return static_cast<uint32_t>(bps / 8.0 / 100e6 * 1048576.0 + 0.5); }
+
+}  // namespace
+
+TEST_CASE("rate: long-run accuracy at every decade 1 Mb/s..100 Gb/s and 64..9000-B segments",
+          "[credit_rtl][rate][accuracy]") {
+  const std::vector<uint32_t> sizes{64, 128, 1500, 9000};
+  std::vector<AccRow> rows;
+  {
+    // 1 Mb/s .. 1 Gb/s together (16 flows, 4 Gb/s in all).
+    RateRig<Vtonic_rate_probe_16x128> rig(16);
+    std::vector<std::pair<double, uint32_t>> combos;
+    for (double bps : {1e6, 1e7, 1e8, 1e9}) {
+      for (uint32_t s : sizes) {
+        const uint32_t f = static_cast<uint32_t>(combos.size());
+        combos.push_back({bps, s});
+        rig.start(f, s, ru_of(bps));
+      }
+    }
+    // 1 Mb/s x 9000 B: one segment per 7.2 M cycles; two intervals.
+    rig.run(15'000'000);
+    REQUIRE(rig.tb.errors() == 0);
+    measure(rig, combos, 0, rows);
+  }
+  {
+    // 10 Gb/s x 4 sizes together (40 Gb/s in all).
+    RateRig<Vtonic_rate_probe_16x128> rig(16);
+    std::vector<std::pair<double, uint32_t>> combos;
+    for (uint32_t s : sizes) {
+      rig.start(static_cast<uint32_t>(combos.size()), s, ru_of(1e10));
+      combos.push_back({1e10, s});
+    }
+    rig.run(200'000);
+    REQUIRE(rig.tb.errors() == 0);
+    measure(rig, combos, 0, rows);
+  }
+  for (uint32_t s : sizes) {
+    // 100 Gb/s, one flow at a time (the output carries one segment a cycle).
+    RateRig<Vtonic_rate_probe_16x128> rig(16);
+    rig.start(0, s, ru_of(1e11));
+    rig.run(200'000);
+    REQUIRE(rig.tb.errors() == 0);
+    measure(rig, {{1e11, s}}, 0, rows);
+  }
+  std::printf("%-10s %6s %14s %14s %9s %s\n", "rate", "seg B", "configured B/c", "measured B/c",
+              "error %", "");
+  for (const AccRow& r : rows) {
+    std::printf("%-10.0e %6u %14.6f %14.6f %9.4f %s\n", r.rate_bps, r.seg, r.configured_Bpc,
+                r.measured_Bpc, 100.0 * r.error, r.output_limited ? "(output-limited: 1 segment/cycle)" : "");
+    if (r.output_limited) {
+      // The output carries one segment per cycle.
+      CHECK(r.measured_Bpc / r.seg == Approx(1.0).epsilon(0.01));
+    } else {
+      CHECK(std::abs(r.error) <= 0.01);
+    }
+  }
+  // build/reports/rate_accuracy.json: every row, and the worst error per
+  // decade over the rows the rate limits (docs/design/credit-schemes.md).
+  nlohmann::json j;
+  j["source"] = "tb/unit/credit_rtl/test_credit_rtl.cpp (tonic_rate_probe_16x128, RTL)";
+  j["rows"] = nlohmann::json::array();
+  std::map<double, double> worst;
+  for (const AccRow& r : rows) {
+    j["rows"].push_back({{"rate_bps", r.rate_bps}, {"segment_bytes", r.seg},
+                         {"configured_bytes_per_cycle", r.configured_Bpc},
+                         {"measured_bytes_per_cycle", r.measured_Bpc}, {"error", r.error},
+                         {"segments", r.segments}, {"output_limited", r.output_limited}});
+    if (!r.output_limited) worst[r.rate_bps] = std::max(worst[r.rate_bps], std::abs(r.error));
+  }
+  for (const auto& [bps, e] : worst) j["worst_abs_error_per_decade"].push_back({{"rate_bps", bps}, {"error", e}});
+  const std::filesystem::path dir = std::filesystem::path(TONIC_SOURCE_DIR) / "build" / "reports";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "rate_accuracy.json") << j.dump(2) << "\n";
+}
+
+TEST_CASE("rate: updates take effect without losing or double-counting credit", "[credit_rtl][rate]") {
+  // One backlogged flow of 128-B segments; its rate changes at random
+  // times (1 Mb/s .. 100 Gb/s, log-uniform). The bytes sent by time t must
+  // equal the integral of the rate up to t within a few segments (a late
+  // wake-up, the update's own latency and the permits' granularity).
+  const uint64_t seed = test_seed(7, "rate updates");
+  RateRig<Vtonic_rate_probe_16x128> rig(16);
+  Rng rng(seed);
+  rig.start(1, 128, ru_of(1e9));
+  rig.run(50);
+  double integral = 0;  // bytes earned
+  uint32_t rate = ru_of(1e9);
+  uint64_t changes = 0;
+  double worst = 0, over = 0;  // |sent - earned|, max(sent - earned)
+  for (int phase = 0; phase < 60; ++phase) {
+    const uint64_t len = rng.range(200, 20000);
+    for (uint64_t i = 0; i < len; ++i) {
+      rig.step();
+      integral += rate / 1048576.0;
+    }
+    const double sent = double(rig.rel[1].size()) * 128.0;
+    // The permits granted ahead (<= 44 segments) and the update latency
+    // bound the difference; credit lost or counted twice would grow it.
+    worst = std::max(worst, std::abs(sent - integral));
+    over = std::max(over, sent - integral);
+    rate = ru_of(std::pow(10.0, rng.range(60, 110) / 10.0));
+    SysRxCmd r;
+    r.flow = 1;
+    r.type = SysRx::kCnp;
+    r.cum_ack = rate;
+    rig.tb.send_rx(r);
+    ++changes;
+  }
+  REQUIRE(rig.tb.errors() == 0);
+  std::printf("rate updates: %llu changes, worst |sent - earned| = %.0f bytes, most sent beyond earned "
+              "= %.0f bytes (TONIC_SEED=%llu)\n",
+              static_cast<unsigned long long>(changes), worst, over, static_cast<unsigned long long>(seed));
+  CHECK(worst <= 48.0 * 128.0);
+  // Sent beyond earned: only the old rate's few cycles before an update
+  // lands (<= 12 cycles at <= 125 B/cycle) and one segment.
+  CHECK(over <= 12.0 * 125.0 + 128.0);
+  CHECK(rig.tb.credit_stat(CreditStat::kRateUpdDrops) == 0);
+}
+
+namespace {
+
+template <class Model>
+struct TokRig {
+  SysTb<Model> tb;
+  IdealAcker acker;
+  std::vector<uint64_t> sent;
+  explicit TokRig(uint32_t flows) : tb(flows), acker(flows, 20), sent(flows, 0) {
+    tb.on_seg = [this](const SysSeg& s) {
+      acker.on_seg(s);
+      ++sent[s.flow];
+    };
+  }
+  void run(uint64_t n) {
+    for (uint64_t i = 0; i < n && tb.errors() == 0; ++i) {
+      acker.deliver(tb.cycle(), tb);
+      tb.step();
+    }
+  }
+  void rx(uint32_t f, SysRx type, uint32_t cum, uint16_t grant) {
+    SysRxCmd r;
+    r.flow = f;
+    r.type = type;
+    r.cum_ack = cum;
+    r.grant = grant;
+    tb.send_rx(r);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("tokens: initial window, cumulative pulls, stale and lost pulls, protocol adds",
+          "[credit_rtl][token]") {
+  TokRig<Vtonic_token_probe_16x128> rig(16);
+  rig.tb.add(4, 1000, 256);
+  rig.tb.post(4, 1100, 256);
+  rig.acker.open(4, 1000);
+  rig.run(300);
+  CHECK(rig.sent[4] == 4);  // TokensInit
+  rig.rx(4, SysRx::kPull, 0, 3);
+  rig.run(300);
+  CHECK(rig.sent[4] == 7);
+  rig.rx(4, SysRx::kPull, 0, 2);  // stale: before 3
+  rig.rx(4, SysRx::kPull, 0, 3);  // duplicate
+  rig.run(300);
+  CHECK(rig.sent[4] == 7);
+  CHECK(rig.tb.credit_stat(CreditStat::kPullStale) == 2);
+  rig.rx(4, SysRx::kPull, 0, 6);  // 4 and 5 were lost: 6 carries them
+  rig.run(300);
+  CHECK(rig.sent[4] == 10);
+  rig.rx(4, SysRx::kCnp, 5, 0);   // the protocol adds 5 (tokens_o)
+  rig.run(300);
+  CHECK(rig.sent[4] == 15);
+  // Pull numbers wrap (serial, 16 bits): 65534 is after 6 by 65528 >= 2^15,
+  // so it is stale; 6 + 32767 is after.
+  rig.rx(4, SysRx::kPull, 0, 65534);
+  rig.run(100);
+  CHECK(rig.sent[4] == 15);
+  rig.rx(4, SysRx::kPull, 0, 6 + 20);
+  rig.run(300);
+  CHECK(rig.sent[4] == 35);
+  REQUIRE(rig.tb.errors() == 0);
+}
+
+TEST_CASE("tokens: a grant for an idle flow is kept; tokens saturate, never wrap", "[credit_rtl][token]") {
+  TokRig<Vtonic_token_probe_16x128> rig(16);
+  rig.tb.add(2, 0, 64);          // nothing posted yet
+  rig.acker.open(2, 0);
+  rig.run(50);
+  rig.rx(2, SysRx::kPull, 0, 10);
+  rig.run(300);
+  CHECK(rig.sent[2] == 0);
+  rig.tb.post(2, 100, 64);
+  rig.run(400);
+  CHECK(rig.sent[2] == 14);      // 4 initial + 10 pulled while idle
+  // Saturation: 14 of 100 sent, 0 tokens left; add 65535 + 40 (two adds).
+  rig.rx(2, SysRx::kCnp, 65535, 0);
+  rig.rx(2, SysRx::kCnp, 40, 0);
+  rig.run(50);
+  CHECK(rig.tb.credit_stat(CreditStat::kTokExcess) >= 1);
+  rig.tb.post(2, 70000, 64);
+  rig.run(70000);
+  CHECK(rig.sent[2] == 14 + 65535);  // never more than 65535 held
+  REQUIRE(rig.tb.errors() == 0);
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: Apache-2.0
+// The RoCEv2 protocol modules (protocols/rocev2_dcqcn, protocols/rocev2_gb0)
+// driven as the DD engine drives them, for the dcqcn_rtl tests:
+//  - RoceUser: user_t of protocols/rocev2_dcqcn/user_configs.vh, unpacked;
+//  - RoceCfg: the constants of that file (test_dcqcn_rtl checks them against
+//    the file);
+//  - RoceFlow: one flow around the two Verilated models (incoming for
+//    acks, NACKs and CNPs, periodic for visits), carrying the user state,
+//    window start, next_new and RTO between calls and applying every write
+//    with its enable; each call also checks the outputs that do not depend
+//    on DCQCN against the go-back rules (loss_twin) and that rate_we_o is
+//    set exactly when Rc changes, with rate_o = the new Rc.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <verilated.h>
+
+#include "common/ref/dcqcn_ref.hpp"
+#include "common/ref/proto_io.hpp"
+#include "common/ref/seq.hpp"
+
+namespace tonic::dcqcntb {
+
+/// The constants of protocols/rocev2_dcqcn/user_configs.vh (rocev2_gb0
+/// includes that file unchanged).
+struct RoceCfg {
+  static constexpr uint32_t kW = 128;  // manifest parameter W
+  static constexpr uint32_t kCntMask = 0xff;  // CntW = 8 bits
+  static constexpr uint32_t kC = 131'072'000;
+  static constexpr uint32_t kRmin = 13'107;
+  static constexpr uint32_t kRai = 52'429;
+  static constexpr uint32_t kRhai = 262'144;
+  static constexpr uint32_t kK = 5'500;
+  static constexpr uint32_t kT = 5'500;
+  static constexpr uint32_t kB = 10'000'000;
+  static constexpr uint32_t kF = 5;
+  static constexpr uint32_t kGShift = 8;
+  static constexpr uint32_t kSegBytes = 1024;
+  static constexpr uint32_t kRateInit = kC;
+  static constexpr uint32_t kBurstBytes = 16'384;
+  static constexpr uint32_t kTokensInit = 0;
+  static constexpr uint32_t kInitWnd = 120;
+  static constexpr uint32_t kRtoInit = 20'000;
+  static constexpr uint32_t kRtoMin = 20'000;
+  static constexpr uint32_t kRtoMax = 1'280'000;
+  static constexpr unsigned kUserW = 128;
+
+  /// The reference's parameters for this configuration.
+  static ref::dcqcn::Params params() {
+    ref::dcqcn::Params p;
+    p.c_ru = kC;
+    p.rmin_ru = kRmin;
+    p.rai_ru = kRai;
+    p.rhai_ru = kRhai;
+    p.k_cycles = kK;
+    p.t_cycles = kT;
+    p.b_bytes = kB;
+    p.f_stages = kF;
+    p.rinit_ru = kRateInit;
+    return p;
+  }
+};
+
+/// user_t, unpacked (first field most significant).
+struct RoceUser {
+  bool fresh = true;
+  uint32_t rc = RoceCfg::kRateInit;  // 27 bits
+  uint32_t rt = RoceCfg::kRateInit;  // 27 bits
+  uint32_t alpha = 1024;             // 11 bits
+  uint32_t t_cnt = 0;                // 3 bits
+  uint32_t b_cnt = 0;                // 3 bits
+  uint32_t bytes = 0;                // 24 bits
+  uint32_t t_due = 0;                // 16 bits
+  uint32_t k_due = 0;                // 16 bits
+
+  /// Field (offset, width) from bit 0 up: k_due first, fresh last.
+  using Words = std::array<uint32_t, 4>;
+  static void put(Words& w, unsigned lo, unsigned width, uint32_t v) {
+    for (unsigned i = 0; i < width; ++i) {
+      const unsigned b = lo + i;
+      if ((v >> i) & 1U) w[b / 32] |= 1U << (b % 32);
+    }
+  }
+  static uint32_t get(const Words& w, unsigned lo, unsigned width) {
+    uint32_t v = 0;
+    for (unsigned i = 0; i < width; ++i) {
+      const unsigned b = lo + i;
+      v |= ((w[b / 32] >> (b % 32)) & 1U) << i;
+    }
+    return v;
+  }
+  Words pack() const {
+    Words w{};
+    put(w, 0, 16, k_due);
+    put(w, 16, 16, t_due);
+    put(w, 32, 24, bytes);
+    put(w, 56, 3, b_cnt);
+    put(w, 59, 3, t_cnt);
+    put(w, 62, 11, alpha);
+    put(w, 73, 27, rt);
+    put(w, 100, 27, rc);
+    put(w, 127, 1, fresh);
+    return w;
+  }
+  static RoceUser unpack(const Words& w) {
+    RoceUser u;
+    u.k_due = get(w, 0, 16);
+    u.t_due = get(w, 16, 16);
+    u.bytes = get(w, 32, 24);
+    u.b_cnt = get(w, 56, 3);
+    u.t_cnt = get(w, 59, 3);
+    u.alpha = get(w, 62, 11);
+    u.rt = get(w, 73, 27);
+    u.rc = get(w, 100, 27);
+    u.fresh = get(w, 127, 1) != 0;
+    return u;
+  }
+  std::string str() const {
+    std::ostringstream os;
+    os << "fresh=" << fresh << " rc=" << rc << " rt=" << rt << " alpha=" << alpha << " t_cnt=" << t_cnt
+       << " b_cnt=" << b_cnt << " bytes=" << bytes << " t_due=" << t_due << " k_due=" << k_due;
+    return os.str();
+  }
+};
+
+/// Every output of one call.
+struct RoceOut {
+  bool wnd_we = false;
+  uint32_t wnd = 0;
+  bool mark_we = false;
+  uint32_t mark_lo = 0, mark_hi = 0;
+  bool rto_we = false;
+  uint32_t rto = 0;
+  bool timer_restart = false;
+  bool user_we = false;
+  RoceUser::Words user{};
+  bool rate_we = false;
+  uint32_t rate = 0;
+  bool tokens_we = false;
+  uint32_t tokens = 0;
+
+  std::string str() const {
+    std::ostringstream os;
+    os << "wnd_we=" << wnd_we << " wnd=" << wnd << " mark_we=" << mark_we << " [" << mark_lo << ","
+       << mark_hi << ") rto_we=" << rto_we << " rto=" << rto << " restart=" << timer_restart
+       << " user_we=" << user_we << " rate_we=" << rate_we << " rate=" << rate << " tokens_we=" << tokens_we
+       << " tokens=" << tokens;
+    return os.str();
+  }
+};
+
+/// The go-back rules, the part of the modules outside DCQCN, as a plain
+/// function of the inputs (the plain-C++ twin of that part).
+struct LossOut {
+  bool mark_we = false;
+  uint32_t mark_lo = 0, mark_hi = 0;
+  bool rto_we = false;
+  uint32_t rto = 0;
+  bool timer_restart = false;
+};
+namespace loss_twin {
+/// Incoming: a NACK marks [wnd_start, next_new); a NACK or a new ack
+/// resets the RTO and restarts the timer while something is in flight.
+inline LossOut incoming(uint8_t type, uint32_t old_start, uint32_t wnd_start, uint32_t next_new) {
+  LossOut o;
+  const bool nack = type == ref::kRxNack;
+  const bool cnp = type == ref::kRxCnp;
+  const bool new_ack = seq_lt(old_start, wnd_start);
+  if (!cnp && (nack || new_ack)) {
+    o.mark_we = nack;
+    o.mark_lo = nack ? wnd_start : 0;
+    o.mark_hi = nack ? next_new : 0;
+    o.rto_we = true;
+    o.rto = RoceCfg::kRtoInit;
+    o.timer_restart = ((next_new - wnd_start) & RoceCfg::kCntMask) != 0;
+  }
+  return o;
+}
+/// Periodic: a timeout marks [wnd_start, next_new), doubles the RTO up to
+/// RtoMax and restarts the timer.
+inline LossOut periodic(bool timeout, uint32_t wnd_start, uint32_t next_new, uint32_t rto) {
+  LossOut o;
+  if (timeout) {
+    o.mark_we = true;
+    o.mark_lo = wnd_start;
+    o.mark_hi = next_new;
+    o.rto_we = true;
+    const uint64_t d = uint64_t{rto} * 2;
+    o.rto = d > RoceCfg::kRtoMax ? RoceCfg::kRtoMax : static_cast<uint32_t>(d);
+    o.timer_restart = true;
+  }
+  return o;
+}
+}  // namespace loss_twin
+
+/// One flow around the incoming and periodic models of one protocol.
+template <class Inc, class Per>
+class RoceFlow {
+  // The models (declared first: the constructor builds them first).
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Inc> inc_;
+  std::unique_ptr<Per> per_;
+
+ public:
+  explicit RoceFlow(uint32_t start_seq = 0)
+      : ctx_(std::make_unique<VerilatedContext>()),
+        inc_(std::make_unique<Inc>(ctx_.get(), "inc")),
+        per_(std::make_unique<Per>(ctx_.get(), "per")),
+        wnd_start(start_seq),
+        next_new(start_seq) {}
+  ~RoceFlow() {
+    inc_->final();
+    per_->final();
+  }
+  RoceFlow(const RoceFlow&) = delete;
+  RoceFlow& operator=(const RoceFlow&) = delete;
+
+  // What the engine keeps for the flow.
+  RoceUser::Words user = RoceUser{}.pack();
+  uint32_t wnd_start;
+  uint32_t next_new;
+  uint32_t rto = RoceCfg::kRtoInit;
+  uint32_t rate = RoceCfg::kRateInit;  // the CR engine's R
+  // Counts of what the modules did.
+  uint64_t rate_writes = 0;
+  uint64_t calls = 0;
+  RoceOut last;
+
+  RoceUser u() const { return RoceUser::unpack(user); }
+  void set_user(const RoceUser& v) { user = v.pack(); }
+  uint32_t flight() const { return next_new - wnd_start; }
+
+  /// An incoming event at cycle `now` (low 32 bits go to now_i): `newly`
+  /// segments acked cumulatively (wnd_start advances by that much for the
+  /// ack-carrying types; stage 1's job). Applies the writes unless `drop`.
+  RoceOut incoming(uint8_t type, uint32_t newly, uint64_t now) {
+    const bool acks = type == ref::kRxAck || type == ref::kRxSack || type == ref::kRxNack;
+    const uint32_t old_start = wnd_start;
+    if (acks) wnd_start += newly;
+    else newly = 0;
+    Inc& m = *inc_;
+    drive_state(m, now);
+    m.type_i = type & 7U;
+    m.cum_ack_i = wnd_start;
+    m.sack_valid_i = 0;
+    m.sack_idx_i = 0;
+    m.ecn_i = 0;
+    m.grant_i = 0;
+    m.old_start_i = old_start;
+    m.newly_acked_i = newly & RoceCfg::kCntMask;
+    m.dup_i = acks && newly == 0 && flight() > 0;
+    m.eval();
+    const RoceOut o = read(m);
+    const LossOut want = loss_twin::incoming(type, old_start, wnd_start, next_new);
+    check_common(o, want);
+    apply(o);
+    return o;
+  }
+
+  /// A periodic visit at cycle `now`. With `drop` the engine cancels the
+  /// call (an incoming event of the flow in the same cycle): nothing is
+  /// written.
+  RoceOut visit(uint64_t now, bool timeout = false, bool drop = false) {
+    Per& m = *per_;
+    drive_state(m, now);
+    m.timeout_i = timeout;
+    m.eval();
+    const RoceOut o = read(m);
+    check_common(o, loss_twin::periodic(timeout, wnd_start, next_new, rto));
+    if (!drop) apply(o);
+    return o;
+  }
+
+ private:
+  template <class M>
+  void drive_state(M& m, uint64_t now) {
+    m.now_i = static_cast<uint32_t>(now);
+    m.wnd_start_i = wnd_start;
+    m.wnd_i = RoceCfg::kInitWnd;
+    m.next_new_i = next_new;
+    m.posted_i = next_new + 1000;
+    m.flight_i = flight() & RoceCfg::kCntMask;
+    for (int k = 0; k < 4; ++k) {
+      m.acked_i[k] = 0;
+      m.pending_i[k] = 0;
+      m.user_i[k] = user[k];
+    }
+    m.rto_i = rto;
+  }
+  template <class M>
+  RoceOut read(const M& m) const {
+    RoceOut o;
+    o.wnd_we = m.wnd_we_o;
+    o.wnd = m.wnd_o;
+    o.mark_we = m.mark_we_o;
+    o.mark_lo = m.mark_lo_o;
+    o.mark_hi = m.mark_hi_o;
+    o.rto_we = m.rto_we_o;
+    o.rto = m.rto_o;
+    o.timer_restart = m.timer_restart_o;
+    o.user_we = m.user_we_o;
+    for (int k = 0; k < 4; ++k) o.user[k] = m.user_o[k];
+    o.rate_we = m.rate_we_o;
+    o.rate = m.rate_o;
+    o.tokens_we = m.tokens_we_o;
+    o.tokens = m.tokens_o;
+    return o;
+  }
+  /// The outputs outside DCQCN, the value-0-while-disabled form and the
+  /// rate write rule.
+  void check_common(const RoceOut& o, const LossOut& want) const {
+    INFO("outputs " << o.str() << "\nuser in  " << u().str());
+    REQUIRE(!o.wnd_we);
+    REQUIRE(o.wnd == 0);
+    REQUIRE(!o.tokens_we);
+    REQUIRE(o.tokens == 0);
+    REQUIRE(o.mark_we == want.mark_we);
+    REQUIRE(o.mark_lo == want.mark_lo);
+    REQUIRE(o.mark_hi == want.mark_hi);
+    REQUIRE(o.rto_we == want.rto_we);
+    REQUIRE(o.rto == want.rto);
+    REQUIRE(o.timer_restart == want.timer_restart);
+    if (!o.user_we) {
+      REQUIRE(o.user == RoceUser::Words{});
+      REQUIRE(!o.rate_we);
+    }
+    const uint32_t rc_old = u().rc;
+    const uint32_t rc_new = o.user_we ? RoceUser::unpack(o.user).rc : rc_old;
+    REQUIRE(o.rate_we == (rc_new != rc_old));
+    REQUIRE(o.rate == (o.rate_we ? rc_new : 0U));
+  }
+  void apply(const RoceOut& o) {
+    ++calls;
+    last = o;
+    if (o.user_we) user = o.user;
+    if (o.rate_we) {
+      rate = o.rate;
+      ++rate_writes;
+    }
+    if (o.rto_we) rto = o.rto < RoceCfg::kRtoMin ? RoceCfg::kRtoMin : o.rto;
+  }
+};
+
+/// The RTL state against the reference, field for field (due times as their
+/// low 16 bits once the timers are started).
+inline void require_same(const RoceUser& u, const ref::dcqcn::Rp& rp, uint32_t engine_rate) {
+  const ref::dcqcn::State s = rp.state();
+  INFO("rtl " << u.str() << "\nref " << ref::dcqcn::to_string(s));
+  REQUIRE(u.rc == s.rc);
+  REQUIRE(u.rt == s.rt);
+  REQUIRE(u.alpha == s.alpha);
+  REQUIRE(u.t_cnt == s.t_cnt);
+  REQUIRE(u.b_cnt == s.b_cnt);
+  REQUIRE(u.bytes == s.bytes);
+  REQUIRE(engine_rate == s.rc);
+  if (!u.fresh) {
+    REQUIRE(u.t_due == (s.t_due & 0xffffU));
+    REQUIRE(u.k_due == (s.k_due & 0xffffU));
+  }
+}
+
+}  // namespace tonic::dcqcntb

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: Apache-2.0
+// RoCEv2 protocol modules (protocols/rocev2_dcqcn, protocols/rocev2_gb0)
+// against the DCQCN reaction-point reference (tb/common/ref/dcqcn_ref.hpp,
+// docs/design/dcqcn.md), integer for integer: directed checks of every
+// rule, the go-back rules, and long seeded random schedules of CNPs, acks
+// (the byte counter) and periodic visits. Every event goes through the
+// Verilated modules (RoceFlow checks the non-DCQCN outputs and the rate
+// write on every call); the reference gets the same event:
+//   CNP (incoming, RxCnp)                 -> Rp::cnp(now)
+//   ack of n new segments (incoming)      -> Rp::sent(n * SegBytes, now)
+//   periodic visit (not dropped)          -> Rp::visit(now)
+// and after every event Rc, Rt, alpha, both stage counts, the byte count,
+// the due times and the engine's rate equal the reference's.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "Vdcqcn_incoming.h"
+#include "Vdcqcn_periodic.h"
+#include "Vgb0_incoming.h"
+#include "Vgb0_periodic.h"
+#include "common/rng.hpp"
+#include "roce_flow.hpp"
+
+using namespace tonic;
+using namespace tonic::dcqcntb;
+using tonic::ref::dcqcn::Rp;
+
+namespace {
+
+using DcqcnFlow = RoceFlow<Vdcqcn_incoming, Vdcqcn_periodic>;
+using Gb0Flow = RoceFlow<Vgb0_incoming, Vgb0_periodic>;
+
+constexpr uint32_t kC = RoceCfg::kC;
+constexpr uint32_t kSeg = RoceCfg::kSegBytes;
+
+/// A flow and its reference, fed the same events.
+template <class Flow>
+struct Pair {
+  Flow f;
+  Rp rp;
+  uint64_t now;
+  explicit Pair(uint64_t start) : rp(RoceCfg::params(), start), now(start) {
+    visit(start);  // ADD, then the first visit starts the timers at `start`
+    REQUIRE(!f.u().fresh);
+  }
+  void check() const { require_same(f.u(), rp, f.rate); }
+  RoceOut cnp(uint64_t t) {
+    now = t;
+    const RoceOut o = f.incoming(ref::kRxCnp, 0, t);
+    rp.cnp(t);
+    check();
+    return o;
+  }
+  /// `n` new segments acked (sent first so that flight covers them).
+  RoceOut ack(uint32_t n, uint64_t t, uint8_t type = ref::kRxAck) {
+    now = t;
+    if (f.flight() < n) f.next_new = f.wnd_start + n;
+    const RoceOut o = f.incoming(type, n, t);
+    if (n > 0) rp.sent(n * kSeg, t);
+    check();
+    return o;
+  }
+  RoceOut visit(uint64_t t, bool timeout = false) {
+    now = t;
+    const RoceOut o = f.visit(t, timeout);
+    rp.visit(t);
+    check();
+    return o;
+  }
+};
+
+/// `localparam int unsigned Name = value;` of a user_configs.vh.
+std::map<std::string, uint64_t> vh_constants(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  std::map<std::string, uint64_t> out;
+  const std::regex re(R"(localparam\s+(?:int\s+unsigned|bit)\s+(\w+)\s*=\s*(?:1'b)?(\d+)\s*;)");
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
+    out[(*it)[1]] = std::stoull((*it)[2]);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("dcqcn_rtl: the constants of user_configs.vh are the reference's defaults",
+          "[dcqcn_rtl][smoke]") {
+  auto c = vh_constants(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_dcqcn/user_configs.vh");
+  const ref::dcqcn::Params d;  // dcqcn.md defaults
+  CHECK(c.at("DcqcnC") == d.c_ru);
+  CHECK(c.at("DcqcnRmin") == d.rmin_ru);
+  CHECK(c.at("DcqcnRai") == d.rai_ru);
+  CHECK(c.at("DcqcnRhai") == d.rhai_ru);
+  CHECK(c.at("DcqcnK") == d.k_cycles);
+  CHECK(c.at("DcqcnT") == d.t_cycles);
+  CHECK(c.at("DcqcnB") == d.b_bytes);
+  CHECK(c.at("DcqcnF") == d.f_stages);
+  CHECK(c.at("DcqcnGShift") == ref::dcqcn::kGShift);
+  // The test's copy (RoceCfg) equals the file.
+  CHECK(c.at("DcqcnC") == RoceCfg::kC);
+  CHECK(c.at("DcqcnRmin") == RoceCfg::kRmin);
+  CHECK(c.at("DcqcnRai") == RoceCfg::kRai);
+  CHECK(c.at("DcqcnRhai") == RoceCfg::kRhai);
+  CHECK(c.at("DcqcnK") == RoceCfg::kK);
+  CHECK(c.at("DcqcnT") == RoceCfg::kT);
+  CHECK(c.at("DcqcnB") == RoceCfg::kB);
+  CHECK(c.at("DcqcnF") == RoceCfg::kF);
+  CHECK(c.at("SegBytes") == RoceCfg::kSegBytes);
+  CHECK(c.at("BurstBytes") == RoceCfg::kBurstBytes);
+  CHECK(c.at("TokensInit") == RoceCfg::kTokensInit);
+  CHECK(c.at("InitWnd") == RoceCfg::kInitWnd);
+  CHECK(c.at("RtoInit") == RoceCfg::kRtoInit);
+  CHECK(c.at("RtoMin") == RoceCfg::kRtoMin);
+  CHECK(c.at("RtoMax") == RoceCfg::kRtoMax);
+  CHECK(c.at("UserIncomingWins") == 1);
+  CHECK(RoceCfg::kRateInit == RoceCfg::kC);  // RateInit = DcqcnC in the file
+  // The burst bound of docs/design/credit-schemes.md at R = C for L = 4096
+  // and a wake-up 96 cycles late.
+  CHECK(RoceCfg::kBurstBytes >= 4096 + 4096 / 128 + (uint64_t{kC} * (96 + 2) >> 20));
+  // rocev2_gb0 includes the file unchanged.
+  std::ifstream g(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_gb0/user_configs.vh");
+  std::stringstream gs;
+  gs << g.rdbuf();
+  CHECK(gs.str().find("`include \"../rocev2_dcqcn/user_configs.vh\"") != std::string::npos);
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: a fresh flow starts its timers on the first visit or the first CNP",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  TestType f;
+  REQUIRE(f.u().fresh);
+  REQUIRE(f.u().rc == kC);
+  REQUIRE(f.u().alpha == 1024);
+  SECTION("first visit") {
+    const RoceOut o = f.visit(70000);  // 70000 = 0x11170
+    REQUIRE(o.user_we);
+    REQUIRE(!o.rate_we);
+    REQUIRE(!f.u().fresh);
+    REQUIRE(f.u().t_due == ((70000 + RoceCfg::kT) & 0xffffU));
+    REQUIRE(f.u().k_due == ((70000 + RoceCfg::kK) & 0xffffU));
+    REQUIRE(f.u().alpha == 1024);
+  }
+  SECTION("a CNP before any visit") {
+    const RoceOut o = f.incoming(ref::kRxCnp, 0, 123456);
+    REQUIRE(o.rate_we);
+    REQUIRE(o.rate == kC / 2);
+    REQUIRE(!f.u().fresh);
+    REQUIRE(f.u().t_due == ((123456 + RoceCfg::kT) & 0xffffU));
+    // The next visit processes nothing until due.
+    REQUIRE(!f.visit(123456 + RoceCfg::kT - 1).user_we);
+    REQUIRE(f.visit(123456 + RoceCfg::kT).user_we);
+  }
+  SECTION("bytes before the first visit count; the timers still wait") {
+    f.next_new = 100;
+    f.incoming(ref::kRxAck, 100, 50);
+    REQUIRE(f.u().fresh);
+    REQUIRE(f.u().bytes == 100 * kSeg);
+  }
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: the first CNP from line rate halves Rc and a second cuts with the new alpha",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  Pair<TestType> p(1000);
+  RoceOut o = p.cnp(2000);
+  REQUIRE(o.rate_we);
+  REQUIRE(o.rate == 65'536'000);
+  REQUIRE(p.f.u().rt == kC);
+  REQUIRE(p.f.u().alpha == 1024);
+  REQUIRE(p.f.u().t_due == 2000 + RoceCfg::kT);
+  REQUIRE(p.f.u().k_due == 2000 + RoceCfg::kK);
+  o = p.cnp(2001);  // alpha still 1024: halves again
+  REQUIRE(o.rate == 32'768'000);
+  REQUIRE(p.f.u().rt == 65'536'000);
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: alpha decays on the start + n * K schedule and visits in between change nothing",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  Pair<TestType> p(0);
+  const uint32_t want[] = {1020, 1017, 1014, 1011, 1008, 1005, 1002, 999, 996, 993};
+  for (uint32_t n = 1; n <= 10; ++n) {
+    p.visit(uint64_t{n} * RoceCfg::kK - 1);
+    REQUIRE(!p.f.last.user_we);  // not due yet
+    p.visit(uint64_t{n} * RoceCfg::kK + 7);  // late by 7: the schedule does not move
+    REQUIRE(p.f.u().alpha == want[n - 1]);
+    REQUIRE(p.f.u().k_due == (uint64_t{n + 1} * RoceCfg::kK & 0xffffU));
+  }
+  // The cut uses the old alpha (993): Rc = C - C * 993 / 2048.
+  p.cnp(p.now + 1);
+  REQUIRE(p.f.u().rc == 67'520'000);
+  REQUIRE(p.f.u().alpha == 994);
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: timer events give 4 fast steps then additive and byte events then hyper",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  Pair<TestType> p(0);
+  p.cnp(100);
+  const uint64_t t0 = 100;
+  uint32_t rc = 65'536'000;
+  for (uint32_t n = 1; n <= 4; ++n) {  // fast recovery
+    const RoceOut o = p.visit(t0 + n * RoceCfg::kT);
+    rc = (kC + rc) / 2;
+    REQUIRE(o.rate_we);
+    REQUIRE(o.rate == rc);
+    REQUIRE(p.f.u().rt == kC);
+    REQUIRE(p.f.u().t_cnt == n);
+  }
+  REQUIRE(p.rp.stats().fast == 4);
+  p.visit(t0 + 5 * RoceCfg::kT);  // additive: Rt + R_AI > C, clamped
+  REQUIRE(p.rp.stats().additive == 1);
+  REQUIRE(p.rp.stats().rt_at_c == 1);
+  REQUIRE(p.f.u().rt == kC);
+  REQUIRE(p.f.u().t_cnt == 5);
+  // A cut far below C, then byte events: additive until b_cnt reaches F.
+  for (int i = 0; i < 8; ++i) p.cnp(p.now + 1);
+  const uint32_t rt_cut = p.f.u().rt;
+  for (uint32_t n = 1; n <= 5; ++n) p.visit(p.now + RoceCfg::kT);  // t_cnt = 5
+  REQUIRE(p.f.u().t_cnt == 5);
+  REQUIRE(p.f.u().rt == rt_cut + RoceCfg::kRai);
+  const uint32_t per_event = RoceCfg::kB / kSeg + 1;  // segments to cross B
+  for (uint32_t n = 1; n <= 6; ++n) {
+    uint32_t left = per_event;
+    while (left > 0) {
+      const uint32_t k = std::min<uint32_t>(left, 128);
+      p.ack(k, p.now + 1);
+      left -= k;
+    }
+    REQUIRE(p.f.u().b_cnt == std::min(n, RoceCfg::kF));
+  }
+  REQUIRE(p.rp.stats().byte_events == 6);
+  REQUIRE(p.rp.stats().hyper == 2);  // b_cnt reached F on the 5th and 6th
+  REQUIRE(p.f.u().rt == rt_cut + 5 * RoceCfg::kRai + 2 * RoceCfg::kRhai);
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes no rate",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  Pair<TestType> p(0);
+  int n = 0;
+  while (p.f.u().rc > RoceCfg::kRmin) {
+    p.cnp(p.now + 1);
+    ++n;
+    REQUIRE(n < 40);
+  }
+  REQUIRE(p.rp.stats().cuts_at_rmin == 1);
+  const RoceOut o = p.cnp(p.now + 1);
+  REQUIRE(o.user_we);
+  REQUIRE(!o.rate_we);
+  REQUIRE(p.f.u().rc == RoceCfg::kRmin);
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries and a cancelled visit is re-done on the next one",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  Pair<TestType> p(0);
+  p.cnp(10);
+  const uint64_t due = 10 + RoceCfg::kT;
+  SECTION("the visit in the CNP's cycle is cancelled by the engine") {
+    p.visit(due - 5);
+    // Cycle `due`: both expiries are due, the periodic call meets a CNP.
+    p.f.visit(due, false, /*drop=*/true);
+    p.cnp(due);  // reference: cnp(due) only
+    REQUIRE(p.rp.stats().dropped_timer == 1);
+    REQUIRE(p.rp.stats().dropped_alpha == 1);
+    REQUIRE(p.f.u().t_due == ((due + RoceCfg::kT) & 0xffffU));
+  }
+  SECTION("the visit in the cycle of an ack is cancelled and re-done on the next visit") {
+    p.visit(due - 5);
+    p.f.visit(due, false, /*drop=*/true);
+    p.ack(3, due);
+    const RoceOut o = p.visit(due + 3);  // the expiries of `due` now
+    REQUIRE(o.rate_we);
+    REQUIRE(p.rp.stats().timer_events == 1);
+    REQUIRE(p.rp.stats().alpha_decays == 1);
+  }
+  SECTION("visit, then CNP one cycle later: the expiries count") {
+    p.visit(due);
+    p.cnp(due + 1);
+    REQUIRE(p.rp.stats().dropped_timer == 0);
+    REQUIRE(p.rp.stats().timer_events == 1);
+  }
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: beyond the visit-period condition the module catches up one expiry per visit",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  // Documents the limit: visits 3 periods apart give one expiry per visit,
+  // and the absolute due times catch up on the next visits.
+  TestType f;
+  Rp rp(RoceCfg::params(), 0);
+  f.visit(0);
+  f.incoming(ref::kRxCnp, 0, 1);
+  rp.cnp(1);
+  const uint64_t late = 1 + 3 * uint64_t{RoceCfg::kT};
+  f.visit(late);
+  rp.visit(late);
+  REQUIRE(f.u().t_cnt == 1);  // the reference has processed 3
+  REQUIRE(rp.t_cnt() == 3);
+  f.visit(late + 1);
+  f.visit(late + 2);
+  REQUIRE(!f.visit(late + 3).user_we);  // caught up
+  require_same(f.u(), rp, f.rate);
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: go-back: a NACK and a timeout mark from wnd_start to next_new",
+                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+  TestType f(1000);
+  f.visit(1);
+  f.next_new = 1040;  // 1000..1039 sent
+  // ACK 1010: RTO reset and timer restarted, nothing marked.
+  RoceOut o = f.incoming(ref::kRxAck, 10, 2);
+  REQUIRE((!o.mark_we && o.rto_we && o.rto == RoceCfg::kRtoInit && o.timer_restart));
+  REQUIRE(f.u().bytes == 10 * kSeg);
+  // NACK(1015): stage 1 moved wnd_start to 1015; go back to it.
+  o = f.incoming(ref::kRxNack, 5, 3);
+  REQUIRE(o.mark_we);
+  REQUIRE(o.mark_lo == 1015);
+  REQUIRE(o.mark_hi == 1040);
+  REQUIRE((o.rto_we && o.rto == RoceCfg::kRtoInit && o.timer_restart));
+  REQUIRE(f.u().bytes == 15 * kSeg);
+  // A repeated NACK(1015) marks again (the receiver rate-limits NACKs).
+  o = f.incoming(ref::kRxNack, 0, 4);
+  REQUIRE((o.mark_we && o.mark_lo == 1015 && o.mark_hi == 1040));
+  REQUIRE(!o.user_we);
+  // A duplicate ACK, a PULL and a RESEND do nothing.
+  REQUIRE(f.incoming(ref::kRxAck, 0, 5).mark_we == false);
+  REQUIRE(!f.last.rto_we);
+  f.incoming(ref::kRxPull, 0, 6);
+  REQUIRE((!f.last.mark_we && !f.last.rto_we && !f.last.user_we));
+  f.incoming(ref::kRxResend, 0, 7);
+  REQUIRE((!f.last.mark_we && !f.last.rto_we && !f.last.user_we));
+  // Timeouts: mark the same range, back off to RtoMax.
+  uint32_t rto = RoceCfg::kRtoInit;
+  for (int i = 0; i < 8; ++i) {
+    o = f.visit(10 + i, true);
+    rto = std::min(2 * rto, RoceCfg::kRtoMax);
+    REQUIRE((o.mark_we && o.mark_lo == 1015 && o.mark_hi == 1040));
+    REQUIRE((o.rto_we && o.rto == rto && o.timer_restart));
+    REQUIRE(f.rto == rto);
+  }
+  REQUIRE(rto == RoceCfg::kRtoMax);
+  // A new ack resets the RTO; with nothing left in flight no restart.
+  o = f.incoming(ref::kRxAck, 25, 20);
+  REQUIRE((o.rto_we && o.rto == RoceCfg::kRtoInit && !o.timer_restart));
+}
+
+TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every event",
+                   "[dcqcn_rtl][stress]", DcqcnFlow, Gb0Flow) {
+  TONIC_SEED(0xdc9c7e1);
+  constexpr int kSeeds = 3;
+  constexpr uint64_t kEvents = 100'000;
+  constexpr uint64_t kGapMax = std::min(RoceCfg::kK, RoceCfg::kT);  // visit-period condition
+  ref::dcqcn::Stats total;
+  uint64_t drops = 0, rate_writes = 0, timeouts = 0, nacks = 0, max_gap = 0;
+  for (int s = 0; s < kSeeds; ++s) {
+    const uint64_t seed = tonic_seed_ + static_cast<uint64_t>(s);
+    CAPTURE(seed);
+    Rng rng(seed);
+    // Start anywhere, often shortly before the 32-bit wrap of now_i.
+    const uint64_t start = rng.chance(0.5) ? (uint64_t{1} << 32) - rng.range(1, 20'000'000) : rng.bits64() >> 34;
+    TestType f(static_cast<uint32_t>(rng.bits64()));
+    Rp rp(RoceCfg::params(), start);
+    f.visit(start);
+    rp.visit(start);
+    uint64_t t = start, last_visit = start;
+    // Phase: CNP probability, ack size, time step, visit period.
+    double p_cnp = 0;
+    uint32_t ack_max = 1, dt_max = 1;
+    uint64_t vmax = 3, phase_left = 0;
+    uint64_t next_visit = start + 3;
+    for (uint64_t ev = 0; ev < kEvents; ++ev) {
+      if (phase_left == 0) {
+        phase_left = rng.range(200, 5000);
+        const double cnp_choices[] = {0.0, 0.0, 0.0005, 0.005, 0.05, 0.5};
+        p_cnp = cnp_choices[rng.below(6)];
+        const uint32_t ack_choices[] = {1, 16, 128, 128};
+        ack_max = ack_choices[rng.below(4)];
+        const uint32_t dt_choices[] = {4, 64, 1000, 6000};
+        dt_max = dt_choices[rng.below(4)];
+        // The visit period (at most a few visits per incoming event).
+        const uint64_t v_choices[] = {3, 50, 1000, kGapMax / 2, kGapMax};
+        vmax = std::max<uint64_t>(v_choices[rng.below(5)], std::min<uint64_t>(dt_max / 4, kGapMax));
+      }
+      --phase_left;
+      uint64_t t_in = t + rng.range(1, dt_max);
+      // A visit due exactly at the gap limit is never cancelled: the
+      // incoming event moves one cycle later.
+      if (t_in == next_visit && next_visit - last_visit == kGapMax) ++t_in;
+      // Visits before the incoming event's cycle (each counts as an event).
+      while (next_visit < t_in) {
+        ++ev;
+        const bool timeout = rng.chance(0.01);
+        f.visit(next_visit, timeout);
+        rp.visit(next_visit);
+        timeouts += timeout;
+        max_gap = std::max(max_gap, next_visit - last_visit);
+        last_visit = next_visit;
+        INFO("visit at " << next_visit << " event " << ev);
+        require_same(f.u(), rp, f.rate);
+        next_visit = last_visit + rng.range(std::min<uint64_t>(3, vmax), vmax);
+      }
+      if (next_visit == t_in) {
+        // The engine cancels the periodic call of the flow in the cycle of
+        // its incoming event; the next visit comes one period later, within
+        // the visit-period condition.
+        f.visit(t_in, rng.chance(0.1), /*drop=*/true);
+        ++drops;
+        next_visit = std::min(t_in + rng.range(std::min<uint64_t>(3, vmax), vmax), last_visit + kGapMax);
+      }
+      REQUIRE(next_visit - last_visit <= kGapMax);
+      t = t_in;
+      INFO("incoming at " << t << " event " << ev);
+      if (rng.chance(p_cnp)) {
+        f.incoming(ref::kRxCnp, 0, t);
+        rp.cnp(t);
+      } else {
+        const uint32_t n = static_cast<uint32_t>(rng.range(0, ack_max));
+        // Send up to the window, then ack n of the flight.
+        const uint32_t room = RoceCfg::kW - f.flight();
+        f.next_new += rng.chance(0.7) ? room : static_cast<uint32_t>(rng.range(0, room));
+        const uint32_t k = std::min(n, f.flight());
+        const bool nack = rng.chance(0.03);
+        nacks += nack;
+        const uint8_t type = nack ? ref::kRxNack : (rng.chance(0.9) ? ref::kRxAck : ref::kRxSack);
+        f.incoming(type, k, t);
+        if (k > 0) rp.sent(k * kSeg, t);
+      }
+      require_same(f.u(), rp, f.rate);
+    }
+    const ref::dcqcn::Stats& st = rp.stats();
+    INFO("seed " << seed << ": " << ref::dcqcn::to_string(st));
+    total.cnps += st.cnps;
+    total.cuts_at_rmin += st.cuts_at_rmin;
+    total.fast += st.fast;
+    total.additive += st.additive;
+    total.hyper += st.hyper;
+    total.rt_at_c += st.rt_at_c;
+    total.timer_events += st.timer_events;
+    total.byte_events += st.byte_events;
+    total.alpha_decays += st.alpha_decays;
+    total.dropped_timer += st.dropped_timer;
+    total.dropped_alpha += st.dropped_alpha;
+    rate_writes += f.rate_writes;
+  }
+  INFO("total: " << ref::dcqcn::to_string(total) << " drops=" << drops << " rate_writes=" << rate_writes
+                 << " timeouts=" << timeouts << " nacks=" << nacks << " max_gap=" << max_gap);
+  std::fprintf(stderr, "[dcqcn_rtl] %s drops=%llu rate_writes=%llu max_gap=%llu\n",
+               ref::dcqcn::to_string(total).c_str(), static_cast<unsigned long long>(drops),
+               static_cast<unsigned long long>(rate_writes), static_cast<unsigned long long>(max_gap));
+  // Every rule was exercised.
+  CHECK(total.cnps > 0);
+  CHECK(total.cuts_at_rmin > 0);
+  CHECK(total.fast > 0);
+  CHECK(total.additive > 0);
+  CHECK(total.hyper > 0);
+  CHECK(total.rt_at_c > 0);
+  CHECK(total.byte_events > 0);
+  CHECK(total.timer_events > 0);
+  CHECK(total.alpha_decays > 0);
+  CHECK(total.dropped_timer > 0);
+  CHECK(total.dropped_alpha > 0);
+  CHECK(drops > 0);
+  CHECK(timeouts > 0);
+  CHECK(nacks > 0);
+  CHECK(max_gap == kGapMax);
+}
