@@ -6,7 +6,9 @@
 // pipeline, round robin between flows that have one (DESIGN.md 2.1 steps
 // 5-9). With window credit the DD engine already enforces the window, so a
 // flow is ready to transmit iff its ring is not empty. The rate and token
-// schemes add a credit check in the transmit stage (next issue).
+// schemes enforce their credit where the DD engine picks a segment (one
+// permit per segment, docs/design/credit-schemes.md), so the rings hold
+// credited addresses and this engine serves all three schemes alike.
 //
 // Semantics:
 //   - enq_valid_i && enq_init_i: flow enq_flow_i is (re)initialised with

@@ -2,6 +2,7 @@
 // The credit gate of the rate and token schemes, in the whole sender.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -321,4 +322,45 @@ TEST_CASE("tokens: a grant for an idle flow is kept; tokens saturate, never wrap
   rig.run(70000);
   CHECK(rig.sent[2] == 14 + 65535);  // never more than 65535 held
   REQUIRE(rig.tb.errors() == 0);
+}
+
+TEST_CASE("rate: 1024 flows at 100 Gb/s each share the output at 1.00 segments per cycle",
+          "[credit_rtl][rate]") {
+  RateRig<Vtonic_rate_probe_1024x128> rig(1024, 20);
+  for (uint32_t f = 0; f < 1024; ++f) rig.start(f, 1024, kRu100G);
+  rig.run(8000);
+  std::vector<uint64_t> before(1024);
+  for (uint32_t f = 0; f < 1024; ++f) before[f] = rig.rel[f].size();
+  const uint64_t total0 = rig.tb.outs();
+  rig.run(50000);
+  REQUIRE(rig.tb.errors() == 0);
+  const double spc = double(rig.tb.outs() - total0) / 50000.0;
+  uint64_t lo = ~0ull, hi = 0;
+  for (uint32_t f = 0; f < 1024; ++f) {
+    const uint64_t n = rig.rel[f].size() - before[f];
+    lo = std::min(lo, n);
+    hi = std::max(hi, n);
+  }
+  std::printf("1024 rate flows at 100 Gb/s: %.4f segments/cycle, per flow %llu..%llu segments\n", spc,
+              static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
+  CHECK(spc >= 0.99);
+  CHECK(hi - lo <= 2);
+}
+
+TEST_CASE("tokens: flows holding tokens send 1.00 segments per cycle", "[credit_rtl][token]") {
+  TokRig<Vtonic_token_probe_16x128> rig(16);
+  for (uint32_t f = 0; f < 16; ++f) {
+    rig.tb.add(f, f * 100, 512);
+    rig.tb.post(f, f * 100 + 60000, 512);
+    rig.acker.open(f, f * 100);
+  }
+  rig.run(40);
+  for (uint32_t f = 0; f < 16; ++f) rig.rx(f, SysRx::kCnp, 65535, 0);  // tokens in hand
+  rig.run(2000);
+  const uint64_t out0 = rig.tb.outs();
+  rig.run(20000);
+  REQUIRE(rig.tb.errors() == 0);
+  const double spc = double(rig.tb.outs() - out0) / 20000.0;
+  std::printf("16 token flows with tokens: %.4f segments/cycle\n", spc);
+  CHECK(spc >= 0.99);
 }
