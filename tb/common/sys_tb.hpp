@@ -6,6 +6,9 @@
 // What answers the segments (a receiver model, an ideal acker) is the test's
 // business: on_seg sees each address, send_rx() queues the answers.
 //
+// sys_trace() / sys_ns() parse the trace ports (trace_in_o, trace_per_o,
+// trace_ns_o) and stat() reads stats_o, for checkers in on_cycle.
+//
 // Checks done here on every address: the flow was added, a new segment is
 // exactly the next never-sent index of its flow, and cr_enq_drop_o stays 0.
 #pragma once

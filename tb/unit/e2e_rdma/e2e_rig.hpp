@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pieces shared by the end-to-end tests of the issue-4 protocols
+// (test_e2e_rdma.cpp): delay lines, the conversion of a receiver model's
+// event into an rx beat, a log of the rx beats that entered the sender (to
+// match each incoming stage-2 trace with its event, two cycles later), the
+// user state of protocols/rocev2_dcqcn, and a collector of segment
+// addresses for the directed tests.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/ref/dcqcn_ref.hpp"
+#include "common/ref/rx_common.hpp"
+#include "common/sys_tb.hpp"
+
+namespace tonic::e2e {
+
+/// Incoming stage 2 runs two cycles after its event entered (rx input
+/// register, stage 1; docs/protocol-api.md).
+inline constexpr uint64_t kStage2Lag = 2;
+
+/// A fixed delay: what is pushed in cycle c comes out in cycle c + delay.
+template <class T>
+class Delay {
+ public:
+  explicit Delay(uint64_t delay) : delay_(delay) {}
+  void push(uint64_t c, const T& x) { q_.push_back({c + delay_, x}); }
+  /// Calls f(x) for every item due at or before cycle c, oldest first.
+  template <class F>
+  void pop_due(uint64_t c, F&& f) {
+    while (!q_.empty() && q_.front().first <= c) {
+      const T x = q_.front().second;
+      q_.pop_front();
+      f(x);
+    }
+  }
+  bool empty() const { return q_.empty(); }
+  size_t size() const { return q_.size(); }
+
+ private:
+  uint64_t delay_;
+  std::deque<std::pair<uint64_t, T>> q_;
+};
+
+/// A receiver model's event as one beat of the rx stream.
+inline SysRxCmd to_cmd(const RxEvent& e) {
+  SysRxCmd r;
+  r.flow = e.flow;
+  r.type = static_cast<SysRx>(e.type);
+  r.cum_ack = e.cum_ack;
+  r.sack_valid = e.sack_valid;
+  r.sack_idx = e.sack_idx;
+  r.ecn = e.ecn;
+  r.grant = e.grant;
+  return r;
+}
+
+inline SysRxCmd rx_cmd(uint32_t flow, SysRx type, uint32_t cum_ack = 0, bool sack_valid = false,
+                       uint32_t sack_idx = 0, uint16_t grant = 0) {
+  SysRxCmd r;
+  r.flow = flow;
+  r.type = type;
+  r.cum_ack = cum_ack;
+  r.sack_valid = sack_valid;
+  r.sack_idx = sack_idx;
+  r.grant = grant;
+  return r;
+}
+
+/// The rx beats that entered the sender (rx_valid_i in a cycle), so that a
+/// stage-2 trace in cycle t finds its event (entered in t - 2).
+class RxLog {
+ public:
+  struct Entry {
+    uint64_t cycle = 0;
+    SysRxCmd cmd;
+  };
+  template <class Model>
+  void sample(uint64_t c, const Model& d) {
+    if (!d.rx_valid_i) return;
+    Entry e;
+    e.cycle = c;
+    e.cmd.flow = d.rx_flow_i;
+    e.cmd.type = static_cast<SysRx>(d.rx_type_i);
+    e.cmd.cum_ack = d.rx_cum_ack_i;
+    e.cmd.sack_valid = d.rx_sack_valid_i;
+    e.cmd.sack_idx = d.rx_sack_idx_i;
+    e.cmd.ecn = d.rx_ecn_i;
+    e.cmd.grant = d.rx_grant_i;
+    q_.push_back(e);
+  }
+  /// The event that entered in cycle c (nullptr if none); forgets older ones.
+  const SysRxCmd* at(uint64_t c) {
+    while (!q_.empty() && q_.front().cycle < c) q_.pop_front();
+    return (!q_.empty() && q_.front().cycle == c) ? &q_.front().cmd : nullptr;
+  }
+
+ private:
+  std::deque<Entry> q_;
+};
+
+/// The first error of a checker (and how many there were).
+class Errors {
+ public:
+  void fail(uint64_t c, const std::string& what) {
+    if (n_++ == 0) first_ = "cycle " + std::to_string(c) + ": " + what;
+  }
+  uint64_t count() const { return n_; }
+  const std::string& first() const { return first_; }
+
+ private:
+  uint64_t n_ = 0;
+  std::string first_;
+};
+
+/// user_t of protocols/rocev2_dcqcn/user_configs.vh (128 bits, first field
+/// most significant): fresh [127], rc [126:100], rt [99:73], alpha [72:62],
+/// t_cnt [61:59], b_cnt [58:56], bytes [55:32], t_due [31:16], k_due [15:0].
+struct RoceUser {
+  bool fresh = false;
+  uint32_t rc = 0, rt = 0, alpha = 0, t_cnt = 0, b_cnt = 0, bytes = 0, t_due = 0, k_due = 0;
+
+  static RoceUser from(const SysTrace& t) {
+    RoceUser u;
+    u.k_due = t.user_bits(0, 16);
+    u.t_due = t.user_bits(16, 16);
+    u.bytes = t.user_bits(32, 24);
+    u.b_cnt = t.user_bits(56, 3);
+    u.t_cnt = t.user_bits(59, 3);
+    u.alpha = t.user_bits(62, 11);
+    u.rt = t.user_bits(73, 27);
+    u.rc = t.user_bits(100, 27);
+    u.fresh = t.user_bits(127, 1);
+    return u;
+  }
+  std::string str() const {
+    std::ostringstream os;
+    os << "fresh=" << fresh << " rc=" << rc << " rt=" << rt << " alpha=" << alpha << " t_cnt=" << t_cnt
+       << " b_cnt=" << b_cnt << " bytes=" << bytes << " t_due16=" << t_due << " k_due16=" << k_due;
+    return os.str();
+  }
+};
+
+/// The constants of protocols/rocev2_dcqcn/user_configs.vh that the tests
+/// use (the dcqcn_rtl test checks them against the file).
+struct RoceCfg {
+  static constexpr uint32_t kC = 131'072'000;  // line rate (RU)
+  static constexpr uint32_t kSegBytes = 1024;  // bytes per newly acked segment
+  static constexpr uint32_t kBurst = 16'384;   // D (bytes)
+  static constexpr uint32_t kInitWnd = 120;
+  static ref::dcqcn::Params params() {
+    ref::dcqcn::Params p;  // the reference's defaults are the file's values
+    p.c_ru = kC;
+    p.rinit_ru = kC;
+    return p;
+  }
+};
+
+/// A segment address as the directed tests expect it.
+struct Out {
+  uint32_t flow = 0;
+  uint32_t idx = 0;
+  bool rtx = false;
+  bool operator==(const Out& o) const { return flow == o.flow && idx == o.idx && rtx == o.rtx; }
+};
+
+inline std::string str(const std::vector<Out>& v) {
+  std::ostringstream os;
+  os << "[";
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? " " : "") << v[i].flow << ":" << v[i].idx << (v[i].rtx ? "r" : "");
+  os << "]";
+  return os.str();
+}
+
+/// `n` consecutive new segments of `flow` from `first`.
+inline std::vector<Out> news(uint32_t flow, uint32_t first, uint32_t n) {
+  std::vector<Out> v;
+  for (uint32_t i = 0; i < n; ++i) v.push_back({flow, first + i, false});
+  return v;
+}
+inline std::vector<Out> rtxs(uint32_t flow, uint32_t first, uint32_t n) {
+  std::vector<Out> v;
+  for (uint32_t i = 0; i < n; ++i) v.push_back({flow, first + i, true});
+  return v;
+}
+inline std::vector<Out> cat(std::vector<Out> a, const std::vector<Out>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace tonic::e2e
