@@ -16,7 +16,7 @@ help:
 	@echo "make demo            build everything and run the rtl/common cells demonstration"
 	@echo "make test            lint + build + every CTest test (the CI gate)"
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
-	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json"
+	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json (+ protocols.json)"
 	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
 	@echo "make prove           formal equivalence proofs (Yosys sat)"
 	@echo "make clean           remove build/"
@@ -51,6 +51,7 @@ prove: build
 
 synth-estimate: setup
 	@$(NODE) scripts/synth-estimate.mjs --jobs $(JOBS)
+	@$(NODE) scripts/protocols.mjs
 
 bench: setup
 	@$(NODE) scripts/bench.mjs
