@@ -22,19 +22,22 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_INCOMING_PO
 
   user_t              u, u_n;
   logic               new_ack, passed, in_rec, gap;
-  tonic_dd_pkg::seq_t adv;        // wnd_start - old_start
-  tonic_dd_pkg::seq_t dadv;       // adv if this is a new ack, else 0
+  logic [9:0]         adv;        // wnd_start - old_start (0..W: low bits suffice)
+  logic [9:0]         dadv;       // adv if this is a new ack, else 0
   tonic_dd_pkg::seq_t off;        // sack_idx - wnd_start
   logic [8:0]         high_aged;  // high_off in the new window
   logic [8:0]         lo;         // start of the gap to mark - wnd_start
   assign u         = user_t'(user_i);
-  assign new_ack   = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
-  assign adv       = wnd_start_i - old_start_i;
+  // The engine's stage 1 only moves the window forward, by at most W
+  // (<= 256): the difference of the low 10 bits is the whole advance, and
+  // a new ack is one that moved it (a short carry chain, not 32 bits).
+  assign adv       = wnd_start_i[9:0] - old_start_i[9:0];
+  assign new_ack   = adv != '0;
   assign dadv      = new_ack ? adv : '0;
   // This ack passes the recovery point = old_start + rec_off.
-  assign passed    = new_ack && (adv > 32'(u.rec_off));
+  assign passed    = new_ack && (adv > 10'(u.rec_off));
   assign in_rec    = u.in_rec && !passed;
-  assign high_aged = (dadv <= 32'(u.high_off)) ? u.high_off - dadv[8:0] : 9'd0;
+  assign high_aged = (dadv <= 10'(u.high_off)) ? u.high_off - dadv[8:0] : 9'd0;
   assign lo        = high_aged;  // kept across recoveries: a segment is marked once per NACK run
   // A NACK names a segment in flight above the gap.
   assign off       = sack_idx_i - wnd_start_i;
@@ -68,6 +71,6 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_INCOMING_PO
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
   assign unused_ok = ^{now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
-                       ecn_i, grant_i, newly_acked_i, dup_i, 32'(RtoMax)};
+                       ecn_i, grant_i, newly_acked_i, dup_i, old_start_i[31:10], 32'(RtoMax)};
 endmodule
 `default_nettype wire

@@ -56,8 +56,9 @@ struct IrnTwin {
 inline ProtoCreditOut IrnTwin::incoming(const ProtoIn& in) {
   const uint32_t flight = proto::counts(in).flight;
   const User u = unpack(in.user);
-  const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
-  const uint32_t adv = in.wnd_start - in.old_start;
+  // wnd_start - old_start is 0..W (stage 1 only advances): its low 10 bits.
+  const uint32_t adv = (in.wnd_start - in.old_start) & 0x3ffu;
+  const bool new_ack = adv != 0;
   const uint32_t dadv = new_ack ? adv : 0;
   const bool passed = new_ack && adv > u.rec_off;  // cum ack > recovery point
   const bool in_rec = u.in_rec && !passed;
