@@ -39,10 +39,12 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_INCOMING_PO
   assign in_rec    = u.in_rec && !passed;
   assign high_aged = (dadv <= 10'(u.high_off)) ? u.high_off - dadv[8:0] : 9'd0;
   assign lo        = high_aged;  // kept across recoveries: a segment is marked once per NACK run
-  // A NACK names a segment in flight above the gap.
+  // A NACK names a segment in flight above the gap: in [wnd_start,
+  // next_new), tested on next_new - wnd_start (the flight, from inputs that
+  // come straight from registers) rather than on flight_i.
   assign off       = sack_idx_i - wnd_start_i;
-  assign gap       = (type_i == tonic_dd_pkg::RxNack) && sack_valid_i && (off < 32'(flight_i))
-                  && (off[8:0] > lo);
+  assign gap       = (type_i == tonic_dd_pkg::RxNack) && sack_valid_i
+                  && (off < next_new_i - wnd_start_i) && (off[8:0] > lo);
 
   always_comb begin
     u_n.in_rec   = in_rec;
@@ -70,7 +72,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_INCOMING_PO
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
+  assign unused_ok = ^{now_i, wnd_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
                        ecn_i, grant_i, newly_acked_i, dup_i, old_start_i[31:10], 32'(RtoMax)};
 endmodule
 `default_nettype wire

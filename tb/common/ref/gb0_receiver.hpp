@@ -61,9 +61,9 @@ struct Gb0Counters {
   uint64_t last_message_cycle = 0; // arrival cycle of the last completed message's last segment
 };
 
-class Gb0Receiver {
+class Gb0Receiver : public TimerlessRx {
  public:
-  explicit Gb0Receiver(Gb0RxConfig cfg = {}) : cfg_(cfg) {
+  explicit Gb0Receiver(Gb0RxConfig cfg = {}) : TimerlessRx("Gb0Receiver"), cfg_(cfg) {
     if (cfg_.msg_segments == 0 || cfg_.msg_segments >= 0x8000'0000u)
       throw std::invalid_argument("Gb0Receiver: msg_segments must be in [1, 2^31)");
   }
@@ -132,23 +132,6 @@ class Gb0Receiver {
     }
   }
 
-  /// Time passes up to `cycle` (no timers to fire).
-  void advance(uint64_t cycle) {
-    if (cycle < now_) throw std::invalid_argument("Gb0Receiver: time went backwards");
-    now_ = cycle;
-  }
-
-  /// The events generated so far (ACK, NACK), oldest first; the queue is
-  /// emptied.
-  std::vector<RxEvent> take_acks() {
-    std::vector<RxEvent> out;
-    out.swap(out_);
-    return out;
-  }
-  std::size_t queued_acks() const { return out_.size(); }
-  uint64_t next_timer() const { return UINT64_MAX; }
-  std::size_t pending_timers() const { return 0; }
-
   /// The expected PSN (in order below it within the current message).
   uint32_t expected(uint32_t flow) const { return flows_.at(flow).epsn; }
   /// First PSN of the message being received.
@@ -156,10 +139,6 @@ class Gb0Receiver {
   /// Whether the flow discarded its progress and awaits the restart.
   bool waiting(uint32_t flow) const { return flows_.at(flow).waiting; }
   const Gb0Counters& counters(uint32_t flow) const { return flows_.at(flow).c; }
-
-  const RxCounters& stats() const { return stats_.total(); }
-  const RxCounters& stats(uint32_t flow) const { return stats_.flow(flow); }
-  uint64_t now() const { return now_; }
 
  private:
   struct Flow {
@@ -170,16 +149,8 @@ class Gb0Receiver {
     Gb0Counters c;
   };
 
-  void emit(const RxEvent& e) {
-    out_.push_back(e);
-    stats_.count_event(e);
-  }
-
   Gb0RxConfig cfg_;
   std::unordered_map<uint32_t, Flow> flows_;
-  std::vector<RxEvent> out_;
-  RxCounterSet stats_;
-  uint64_t now_ = 0;
 };
 
 }  // namespace tonic

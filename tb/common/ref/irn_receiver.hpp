@@ -46,9 +46,9 @@ struct IrnRxConfig {
   CnpConfig cnp;          // ECN / DCQCN notification point (enabled by default)
 };
 
-class IrnReceiver {
+class IrnReceiver : public TimerlessRx {
  public:
-  explicit IrnReceiver(IrnRxConfig cfg = {}) : cfg_(cfg), np_(cfg.cnp) {
+  explicit IrnReceiver(IrnRxConfig cfg = {}) : TimerlessRx("IrnReceiver"), cfg_(cfg), np_(cfg.cnp) {
     if (cfg_.window == 0 || cfg_.window >= 0x8000'0000u)
       throw std::invalid_argument("IrnReceiver: window must be in [1, 2^31)");
   }
@@ -106,44 +106,14 @@ class IrnReceiver {
     if (auto cnp = np_.arrival(flow, cycle, ce, w.rcv_nxt(), stats_)) emit(*cnp);
   }
 
-  /// Time passes up to `cycle` (no timers to fire).
-  void advance(uint64_t cycle) {
-    if (cycle < now_) throw std::invalid_argument("IrnReceiver: time went backwards");
-    now_ = cycle;
-  }
-
-  /// The events generated so far (ACK, NACK, CNP), oldest first; the queue
-  /// is emptied.
-  std::vector<RxEvent> take_acks() {
-    std::vector<RxEvent> out;
-    out.swap(out_);
-    return out;
-  }
-  std::size_t queued_acks() const { return out_.size(); }
-  /// No timers: always UINT64_MAX and 0 (for a link's idle test).
-  uint64_t next_timer() const { return UINT64_MAX; }
-  std::size_t pending_timers() const { return 0; }
-
   uint32_t rcv_nxt(uint32_t flow) const { return flows_.at(flow).rcv_nxt(); }
   uint32_t held(uint32_t flow) const { return flows_.at(flow).held(); }
   bool received(uint32_t flow, uint32_t psn) const { return flows_.at(flow).received(psn); }
 
-  const RxCounters& stats() const { return stats_.total(); }
-  const RxCounters& stats(uint32_t flow) const { return stats_.flow(flow); }
-  uint64_t now() const { return now_; }
-
  private:
-  void emit(const RxEvent& e) {
-    out_.push_back(e);
-    stats_.count_event(e);
-  }
-
   IrnRxConfig cfg_;
   std::unordered_map<uint32_t, RecvWindow> flows_;
   CnpNotifier np_;
-  std::vector<RxEvent> out_;
-  RxCounterSet stats_;
-  uint64_t now_ = 0;
 };
 
 }  // namespace tonic

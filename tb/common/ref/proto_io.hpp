@@ -6,7 +6,9 @@
 // is in proto_common.hpp. ProtoIn holds every input port of
 // tonic_proto_incoming and tonic_proto_periodic (the incoming-only and
 // periodic-only ones are ignored by the other module); ProtoOut holds every
-// output port. Bitmaps are rings of W bits (W is a runtime value, at most
+// output port, the credit outputs of the rate and token schemes
+// (docs/design/credit-schemes.md) included: a window-scheme protocol drives
+// them to 0 (TONIC_PROTO_NO_CREDIT). Bitmaps are rings of W bits (W is a runtime value, at most
 // 256): segment s is bit s % W; bits at W and above are 0. The user state is
 // the packed struct of the protocol's user_configs.vh as a bit vector:
 // the first field of the struct is the most significant.
@@ -68,15 +70,23 @@ struct ProtoOut {
   bool timer_restart = false;
   bool user_we = false;
   ProtoUser user;
+  // Credit (rate and token schemes).
+  bool rate_we = false;
+  uint32_t rate = 0;    // RU (bytes per 2^20 cycles)
+  bool tokens_we = false;
+  uint32_t tokens = 0;  // 16 bits: tokens added
 
   bool operator==(const ProtoOut& o) const {
     return wnd_we == o.wnd_we && wnd == o.wnd && mark_we == o.mark_we && mark_lo == o.mark_lo &&
            mark_hi == o.mark_hi && rto_we == o.rto_we && rto == o.rto &&
-           timer_restart == o.timer_restart && user_we == o.user_we && user == o.user;
+           timer_restart == o.timer_restart && user_we == o.user_we && user == o.user &&
+           rate_we == o.rate_we && rate == o.rate && tokens_we == o.tokens_we && tokens == o.tokens;
   }
   bool operator!=(const ProtoOut& o) const { return !(*this == o); }
-  /// True if the module writes nothing at all.
-  bool writes_nothing() const { return !wnd_we && !mark_we && !rto_we && !timer_restart && !user_we; }
+  /// True if the module writes nothing at all (credit included).
+  bool writes_nothing() const {
+    return !wnd_we && !mark_we && !rto_we && !timer_restart && !user_we && !rate_we && !tokens_we;
+  }
 };
 
 /// Hex string of the low `bits` bits of a bit vector (most significant first).
@@ -98,7 +108,8 @@ inline std::string to_string(const ProtoOut& o, unsigned user_w) {
   std::ostringstream s;
   s << "{wnd " << o.wnd_we << ":" << o.wnd << ", mark " << o.mark_we << ":[" << o.mark_lo << ","
     << o.mark_hi << "), rto " << o.rto_we << ":" << o.rto << ", restart " << o.timer_restart
-    << ", user " << o.user_we << ":" << to_hex(o.user, user_w) << "}";
+    << ", user " << o.user_we << ":" << to_hex(o.user, user_w) << ", rate " << o.rate_we << ":"
+    << o.rate << ", tokens " << o.tokens_we << ":" << o.tokens << "}";
   return s.str();
 }
 
@@ -128,6 +139,13 @@ inline unsigned cnt_w(uint32_t w) {
 /// The low `bits` bits of v.
 inline uint32_t low_bits(uint32_t v, unsigned bits) {
   return bits >= 32 ? v : v & ((uint32_t{1} << bits) - 1);
+}
+
+/// TONIC_PROTO_DRIVE_CREDIT: rate_o / tokens_o from the module's values,
+/// each 0 while its enable is 0 (tokens cut to 16 bits).
+inline void drive_credit(ProtoOut& o, uint32_t rate, uint32_t tokens) {
+  o.rate = o.rate_we ? rate : 0;
+  o.tokens = o.tokens_we ? (tokens & 0xffffU) : 0;
 }
 
 }  // namespace proto

@@ -9,7 +9,6 @@
 #include <cstdint>
 
 #include "common/ref/proto_common.hpp"
-#include "common/ref/proto_credit.hpp"
 
 namespace tonic::ref {
 
@@ -49,11 +48,11 @@ struct IrnTwin {
   /// RtoLow while at most RtoLowFlight segments are in flight, else RtoHigh.
   static uint32_t rto_for(uint32_t flight) { return flight <= kRtoLowFlight ? kRtoLow : kRtoHigh; }
 
-  static ProtoCreditOut incoming(const ProtoIn& in);  // tonic_proto_incoming
-  static ProtoCreditOut periodic(const ProtoIn& in);  // tonic_proto_periodic
+  static ProtoOut incoming(const ProtoIn& in);  // tonic_proto_incoming
+  static ProtoOut periodic(const ProtoIn& in);  // tonic_proto_periodic
 };
 
-inline ProtoCreditOut IrnTwin::incoming(const ProtoIn& in) {
+inline ProtoOut IrnTwin::incoming(const ProtoIn& in) {
   const uint32_t flight = proto::counts(in).flight;
   const User u = unpack(in.user);
   // wnd_start - old_start is 0..W (stage 1 only advances): its low 10 bits.
@@ -64,8 +63,11 @@ inline ProtoCreditOut IrnTwin::incoming(const ProtoIn& in) {
   const bool in_rec = u.in_rec && !passed;
   const uint32_t high_aged = dadv <= u.high_off ? u.high_off - dadv : 0;
   const uint32_t lo = high_aged;
+  // The NACKed PSN lies in [wnd_start, next_new) (in the engine next_new -
+  // wnd_start is the flight).
   const uint32_t off = in.sack_idx - in.wnd_start;
-  const bool gap = (in.type & 7U) == kRxNack && in.sack_valid && off < flight && (off & 0x1ff) > lo;
+  const bool gap = (in.type & 7U) == kRxNack && in.sack_valid && off < in.next_new - in.wnd_start &&
+                   (off & 0x1ff) > lo;
 
   User n;
   n.in_rec = in_rec;
@@ -78,7 +80,7 @@ inline ProtoCreditOut IrnTwin::incoming(const ProtoIn& in) {
       n.rec_off = proto::rec_offset(flight);  // next_new - 1
     }
   }
-  ProtoCreditOut o;
+  ProtoOut o;
   o.mark_we = gap;
   o.rto_we = new_ack;
   o.timer_restart = new_ack && flight != 0;
@@ -88,8 +90,8 @@ inline ProtoCreditOut IrnTwin::incoming(const ProtoIn& in) {
   return o;
 }
 
-inline ProtoCreditOut IrnTwin::periodic(const ProtoIn& in) {
-  ProtoCreditOut o;
+inline ProtoOut IrnTwin::periodic(const ProtoIn& in) {
+  ProtoOut o;
   if (!in.timeout) return o;
   const uint32_t flight = proto::counts(in).flight;
   User n;

@@ -9,7 +9,6 @@
 #include <cstdint>
 
 #include "common/ref/proto_common.hpp"
-#include "common/ref/proto_credit.hpp"
 
 namespace tonic::ref {
 
@@ -40,16 +39,16 @@ struct NdpTwin {
   static User unpack(const ProtoUser& b) { return proto::unpack_user<User>(b, kUserW); }
   static ProtoUser pack(const User& u) { return proto::pack_user(u, kUserW); }
 
-  static ProtoCreditOut incoming(const ProtoIn& in);  // tonic_proto_incoming
-  static ProtoCreditOut periodic(const ProtoIn& in);  // tonic_proto_periodic
+  static ProtoOut incoming(const ProtoIn& in);  // tonic_proto_incoming
+  static ProtoOut periodic(const ProtoIn& in);  // tonic_proto_periodic
 };
 
-inline ProtoCreditOut NdpTwin::incoming(const ProtoIn& in) {
+inline ProtoOut NdpTwin::incoming(const ProtoIn& in) {
   const uint32_t flight = proto::counts(in).flight;
   const User u = unpack(in.user);
   const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
   const bool nack = (in.type & 7U) == kRxNack;
-  ProtoCreditOut o;
+  ProtoOut o;
   o.mark_we = nack;  // the trimmed segment, whatever sack_valid says
   o.rto_we = o.user_we = new_ack && u.backoff;
   o.timer_restart = (new_ack || nack) && flight != 0;
@@ -58,8 +57,8 @@ inline ProtoCreditOut NdpTwin::incoming(const ProtoIn& in) {
   return o;
 }
 
-inline ProtoCreditOut NdpTwin::periodic(const ProtoIn& in) {
-  ProtoCreditOut o;
+inline ProtoOut NdpTwin::periodic(const ProtoIn& in) {
+  ProtoOut o;
   if (!in.timeout) return o;
   User n;
   n.backoff = true;

@@ -58,10 +58,10 @@ struct RoceRxConfig {
   CnpConfig cnp;             // DCQCN notification point
 };
 
-class RoceReceiver {
+class RoceReceiver : public RxEventQueue {
  public:
   explicit RoceReceiver(RoceRxConfig cfg = {})
-      : cfg_(cfg), nack_limit_(cfg.nack_gap), np_(cfg.cnp) {
+      : RxEventQueue("RoceReceiver"), cfg_(cfg), nack_limit_(cfg.nack_gap), np_(cfg.cnp) {
     if (cfg_.ack_every == 0) throw std::invalid_argument("RoceReceiver: ack_every must be >= 1");
   }
 
@@ -117,22 +117,12 @@ class RoceReceiver {
 
   /// Time passes up to `cycle`: fires every coalescing timer due by then.
   void advance(uint64_t cycle) {
-    if (cycle < now_) throw std::invalid_argument("RoceReceiver: time went backwards");
-    now_ = cycle;
+    move_time(cycle);
     while (!timers_.empty() && timers_.begin()->first <= cycle) {
       const auto [deadline, flow] = *timers_.begin();
       ack(deadline, flow, flows_.at(flow), ref::kRxAck, RxCause::kTimer);  // erases the timer
     }
   }
-
-  /// The events generated so far (ACK, NACK, CNP), oldest first; the queue
-  /// is emptied.
-  std::vector<RxEvent> take_acks() {
-    std::vector<RxEvent> out;
-    out.swap(out_);
-    return out;
-  }
-  std::size_t queued_acks() const { return out_.size(); }
 
   /// Earliest pending coalescing-timer deadline, or UINT64_MAX if none.
   uint64_t next_timer() const { return timers_.empty() ? UINT64_MAX : timers_.begin()->first; }
@@ -142,10 +132,6 @@ class RoceReceiver {
   uint32_t expected(uint32_t flow) const { return flows_.at(flow).epsn; }
   /// In-order packets not acked yet.
   uint32_t unacked(uint32_t flow) const { return flows_.at(flow).unacked; }
-
-  const RxCounters& stats() const { return stats_.total(); }
-  const RxCounters& stats(uint32_t flow) const { return stats_.flow(flow); }
-  uint64_t now() const { return now_; }
 
  private:
   struct Flow {
@@ -165,19 +151,11 @@ class RoceReceiver {
     }
   }
 
-  void emit(const RxEvent& e) {
-    out_.push_back(e);
-    stats_.count_event(e);
-  }
-
   RoceRxConfig cfg_;
   std::unordered_map<uint32_t, Flow> flows_;
   std::set<std::pair<uint64_t, uint32_t>> timers_;  // (deadline, flow)
   FlowGapLimiter nack_limit_;
   CnpNotifier np_;
-  std::vector<RxEvent> out_;
-  RxCounterSet stats_;
-  uint64_t now_ = 0;
 };
 
 }  // namespace tonic

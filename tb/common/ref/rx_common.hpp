@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the receiver and switch models of issue 4 share (ndp_receiver.hpp,
-// roce_receiver.hpp, irn_receiver.hpp, switch_queue.hpp): the event they
-// send back to the sender, their counters, a receive window, the per-flow
+// roce_receiver.hpp, irn_receiver.hpp, gb0_receiver.hpp, switch_queue.hpp):
+// the event they send back to the sender, their counters, the event queue
+// and clock of a receiver (RxEventQueue, TimerlessRx), a receive window, the per-flow
 // "at most one per gap cycles" limiter of NACKs and CNPs, the DCQCN
 // notification point built on it, and a seeded Bernoulli draw.
 //
@@ -17,9 +18,11 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -174,6 +177,59 @@ class RxCounterSet {
  private:
   std::unordered_map<uint32_t, RxCounters> per_flow_;
   RxCounters total_;
+};
+
+/// The part of a receiver model outside its rules (RoceReceiver,
+/// IrnReceiver, Gb0Receiver): the events queue in generation order and
+/// take_acks() hands them out, every event counted; time only moves
+/// forward. A model derives from it, sends with emit() and moves time with
+/// move_time() (which names the model when time goes backwards).
+class RxEventQueue {
+ public:
+  /// The events generated so far, oldest first; the queue is emptied.
+  std::vector<RxEvent> take_acks() {
+    std::vector<RxEvent> out;
+    out.swap(out_);
+    return out;
+  }
+  std::size_t queued_acks() const { return out_.size(); }
+
+  const RxCounters& stats() const { return stats_.total(); }
+  const RxCounters& stats(uint32_t flow) const { return stats_.flow(flow); }
+  uint64_t now() const { return now_; }
+
+ protected:
+  explicit RxEventQueue(const char* model) : model_(model) {}
+
+  void move_time(uint64_t cycle) {
+    if (cycle < now_) throw std::invalid_argument(std::string(model_) + ": time went backwards");
+    now_ = cycle;
+  }
+  void emit(const RxEvent& e) {
+    out_.push_back(e);
+    stats_.count_event(e);
+  }
+
+  RxCounterSet stats_;
+  uint64_t now_ = 0;
+
+ private:
+  const char* model_;
+  std::vector<RxEvent> out_;
+};
+
+/// A receiver model without timers (IrnReceiver, Gb0Receiver): advance()
+/// only moves time; next_timer() and pending_timers() are always
+/// UINT64_MAX and 0 (for a link's idle test).
+class TimerlessRx : public RxEventQueue {
+ public:
+  /// Time passes up to `cycle` (no timers to fire).
+  void advance(uint64_t cycle) { move_time(cycle); }
+  uint64_t next_timer() const { return UINT64_MAX; }
+  std::size_t pending_timers() const { return 0; }
+
+ protected:
+  using RxEventQueue::RxEventQueue;
 };
 
 /// A receive window of W segments: rcv_nxt (every segment below it is

@@ -5,7 +5,8 @@
 //  - RoceCfg: the constants of that file (test_dcqcn_rtl checks them against
 //    the file);
 //  - RoceFlow: one flow around the two Verilated models (incoming for
-//    acks, NACKs and CNPs, periodic for visits), carrying the user state,
+//    acks, NACKs and CNPs, periodic for visits; their ports driven and read
+//    as ProtoIn / ProtoOut by tb/unit/proto/proto_ports.hpp), carrying the user state,
 //    window start, next_new and RTO between calls and applying every write
 //    with its enable; each call also checks the outputs that do not depend
 //    on DCQCN against the go-back rules (loss_twin) and that rate_we_o is
@@ -14,7 +15,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -22,7 +22,9 @@
 
 #include <verilated.h>
 
+#include "../proto/proto_ports.hpp"
 #include "common/ref/dcqcn_ref.hpp"
+#include "common/ref/proto_common.hpp"
 #include "common/ref/proto_io.hpp"
 #include "common/ref/seq.hpp"
 
@@ -80,47 +82,23 @@ struct RoceUser {
   uint32_t t_due = 0;                // 16 bits
   uint32_t k_due = 0;                // 16 bits
 
-  /// Field (offset, width) from bit 0 up: k_due first, fresh last.
-  using Words = std::array<uint32_t, 4>;
-  static void put(Words& w, unsigned lo, unsigned width, uint32_t v) {
-    for (unsigned i = 0; i < width; ++i) {
-      const unsigned b = lo + i;
-      if ((v >> i) & 1U) w[b / 32] |= 1U << (b % 32);
-    }
+  /// The fields of user_t with their widths, the first the most significant
+  /// (proto_common.hpp packs them: fresh is bit 127, k_due bits 15..0).
+  template <class F>
+  void fields(F&& f) {
+    f(fresh, 1);
+    f(rc, 27);
+    f(rt, 27);
+    f(alpha, 11);
+    f(t_cnt, 3);
+    f(b_cnt, 3);
+    f(bytes, 24);
+    f(t_due, 16);
+    f(k_due, 16);
   }
-  static uint32_t get(const Words& w, unsigned lo, unsigned width) {
-    uint32_t v = 0;
-    for (unsigned i = 0; i < width; ++i) {
-      const unsigned b = lo + i;
-      v |= ((w[b / 32] >> (b % 32)) & 1U) << i;
-    }
-    return v;
-  }
-  Words pack() const {
-    Words w{};
-    put(w, 0, 16, k_due);
-    put(w, 16, 16, t_due);
-    put(w, 32, 24, bytes);
-    put(w, 56, 3, b_cnt);
-    put(w, 59, 3, t_cnt);
-    put(w, 62, 11, alpha);
-    put(w, 73, 27, rt);
-    put(w, 100, 27, rc);
-    put(w, 127, 1, fresh);
-    return w;
-  }
-  static RoceUser unpack(const Words& w) {
-    RoceUser u;
-    u.k_due = get(w, 0, 16);
-    u.t_due = get(w, 16, 16);
-    u.bytes = get(w, 32, 24);
-    u.b_cnt = get(w, 56, 3);
-    u.t_cnt = get(w, 59, 3);
-    u.alpha = get(w, 62, 11);
-    u.rt = get(w, 73, 27);
-    u.rc = get(w, 100, 27);
-    u.fresh = get(w, 127, 1) != 0;
-    return u;
+  ref::ProtoUser pack() const { return ref::proto::pack_user(*this, RoceCfg::kUserW); }
+  static RoceUser unpack(const ref::ProtoUser& b) {
+    return ref::proto::unpack_user<RoceUser>(b, RoceCfg::kUserW);
   }
   std::string str() const {
     std::ostringstream os;
@@ -131,30 +109,7 @@ struct RoceUser {
 };
 
 /// Every output of one call.
-struct RoceOut {
-  bool wnd_we = false;
-  uint32_t wnd = 0;
-  bool mark_we = false;
-  uint32_t mark_lo = 0, mark_hi = 0;
-  bool rto_we = false;
-  uint32_t rto = 0;
-  bool timer_restart = false;
-  bool user_we = false;
-  RoceUser::Words user{};
-  bool rate_we = false;
-  uint32_t rate = 0;
-  bool tokens_we = false;
-  uint32_t tokens = 0;
-
-  std::string str() const {
-    std::ostringstream os;
-    os << "wnd_we=" << wnd_we << " wnd=" << wnd << " mark_we=" << mark_we << " [" << mark_lo << ","
-       << mark_hi << ") rto_we=" << rto_we << " rto=" << rto << " restart=" << timer_restart
-       << " user_we=" << user_we << " rate_we=" << rate_we << " rate=" << rate << " tokens_we=" << tokens_we
-       << " tokens=" << tokens;
-    return os.str();
-  }
-};
+using RoceOut = ref::ProtoOut;
 
 /// The go-back rules, the part of the modules outside DCQCN, as a plain
 /// function of the inputs (the plain-C++ twin of that part).
@@ -223,7 +178,7 @@ class RoceFlow {
   RoceFlow& operator=(const RoceFlow&) = delete;
 
   // What the engine keeps for the flow.
-  RoceUser::Words user = RoceUser{}.pack();
+  ref::ProtoUser user = RoceUser{}.pack();
   uint32_t wnd_start;
   uint32_t next_new;
   uint32_t rto = RoceCfg::kRtoInit;
@@ -245,19 +200,13 @@ class RoceFlow {
     const uint32_t old_start = wnd_start;
     if (acks) wnd_start += newly;
     else newly = 0;
-    Inc& m = *inc_;
-    drive_state(m, now);
-    m.type_i = type & 7U;
-    m.cum_ack_i = wnd_start;
-    m.sack_valid_i = 0;
-    m.sack_idx_i = 0;
-    m.ecn_i = 0;
-    m.grant_i = 0;
-    m.old_start_i = old_start;
-    m.newly_acked_i = newly & RoceCfg::kCntMask;
-    m.dup_i = acks && newly == 0 && flight() > 0;
-    m.eval();
-    const RoceOut o = read(m);
+    ref::ProtoIn in = state(now);
+    in.type = type;
+    in.cum_ack = wnd_start;
+    in.old_start = old_start;
+    in.newly_acked = newly;
+    in.dup = acks && newly == 0 && flight() > 0;
+    const RoceOut o = prototb::eval_model<true>(*inc_, in, RoceCfg::kUserW);
     const LossOut want = loss_twin::incoming(type, old_start, wnd_start, next_new);
     check_common(o, want);
     apply(o);
@@ -268,55 +217,34 @@ class RoceFlow {
   /// call (an incoming event of the flow in the same cycle): nothing is
   /// written.
   RoceOut visit(uint64_t now, bool timeout = false, bool drop = false) {
-    Per& m = *per_;
-    drive_state(m, now);
-    m.timeout_i = timeout;
-    m.eval();
-    const RoceOut o = read(m);
+    ref::ProtoIn in = state(now);
+    in.timeout = timeout;
+    const RoceOut o = prototb::eval_model<false>(*per_, in, RoceCfg::kUserW);
     check_common(o, loss_twin::periodic(timeout, wnd_start, next_new, rto));
     if (!drop) apply(o);
     return o;
   }
 
  private:
-  template <class M>
-  void drive_state(M& m, uint64_t now) {
-    m.now_i = static_cast<uint32_t>(now);
-    m.wnd_start_i = wnd_start;
-    m.wnd_i = RoceCfg::kInitWnd;
-    m.next_new_i = next_new;
-    m.posted_i = next_new + 1000;
-    m.flight_i = flight() & RoceCfg::kCntMask;
-    for (int k = 0; k < 4; ++k) {
-      m.acked_i[k] = 0;
-      m.pending_i[k] = 0;
-      m.user_i[k] = user[k];
-    }
-    m.rto_i = rto;
-  }
-  template <class M>
-  RoceOut read(const M& m) const {
-    RoceOut o;
-    o.wnd_we = m.wnd_we_o;
-    o.wnd = m.wnd_o;
-    o.mark_we = m.mark_we_o;
-    o.mark_lo = m.mark_lo_o;
-    o.mark_hi = m.mark_hi_o;
-    o.rto_we = m.rto_we_o;
-    o.rto = m.rto_o;
-    o.timer_restart = m.timer_restart_o;
-    o.user_we = m.user_we_o;
-    for (int k = 0; k < 4; ++k) o.user[k] = m.user_o[k];
-    o.rate_we = m.rate_we_o;
-    o.rate = m.rate_o;
-    o.tokens_we = m.tokens_we_o;
-    o.tokens = m.tokens_o;
-    return o;
+  /// The inputs of both modules: the flow's state at cycle `now` (no SACKs,
+  /// nothing pending; the other inputs 0).
+  ref::ProtoIn state(uint64_t now) const {
+    ref::ProtoIn in;
+    in.w = RoceCfg::kW;
+    in.now = static_cast<uint32_t>(now);
+    in.wnd_start = wnd_start;
+    in.wnd = RoceCfg::kInitWnd;
+    in.next_new = next_new;
+    in.posted = next_new + 1000;
+    in.flight = flight();
+    in.rto = rto;
+    in.user = user;
+    return in;
   }
   /// The outputs outside DCQCN, the value-0-while-disabled form and the
   /// rate write rule.
   void check_common(const RoceOut& o, const LossOut& want) const {
-    INFO("outputs " << o.str() << "\nuser in  " << u().str());
+    INFO("outputs " << ref::to_string(o, RoceCfg::kUserW) << "\nuser in  " << u().str());
     REQUIRE(!o.wnd_we);
     REQUIRE(o.wnd == 0);
     REQUIRE(!o.tokens_we);
@@ -328,7 +256,7 @@ class RoceFlow {
     REQUIRE(o.rto == want.rto);
     REQUIRE(o.timer_restart == want.timer_restart);
     if (!o.user_we) {
-      REQUIRE(o.user == RoceUser::Words{});
+      REQUIRE(o.user.none());
       REQUIRE(!o.rate_we);
     }
     const uint32_t rc_old = u().rc;

@@ -15,10 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <map>
-#include <regex>
-#include <sstream>
 #include <string>
 
 #include "Vdcqcn_incoming.h"
@@ -26,6 +23,7 @@
 #include "Vgb0_incoming.h"
 #include "Vgb0_periodic.h"
 #include "common/rng.hpp"
+#include "common/vh_constants.hpp"
 #include "roce_flow.hpp"
 
 using namespace tonic;
@@ -76,26 +74,11 @@ struct Pair {
   }
 };
 
-/// `localparam int unsigned Name = value;` of a user_configs.vh.
-std::map<std::string, uint64_t> vh_constants(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  std::map<std::string, uint64_t> out;
-  const std::regex re(R"(localparam\s+(?:int\s+unsigned|bit)\s+(\w+)\s*=\s*(?:1'b)?(\d+)\s*;)");
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
-    out[(*it)[1]] = std::stoull((*it)[2]);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("dcqcn_rtl: the constants of user_configs.vh are the reference's defaults",
           "[dcqcn_rtl][smoke]") {
-  auto c = vh_constants(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_dcqcn/user_configs.vh");
+  auto c = vh_constants(read_text(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_dcqcn/user_configs.vh"));
   const ref::dcqcn::Params d;  // dcqcn.md defaults
   CHECK(c.at("DcqcnC") == d.c_ru);
   CHECK(c.at("DcqcnRmin") == d.rmin_ru);
@@ -128,10 +111,8 @@ TEST_CASE("dcqcn_rtl: the constants of user_configs.vh are the reference's defau
   // and a wake-up 96 cycles late.
   CHECK(RoceCfg::kBurstBytes >= 4096 + 4096 / 128 + (uint64_t{kC} * (96 + 2) >> 20));
   // rocev2_gb0 includes the file unchanged.
-  std::ifstream g(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_gb0/user_configs.vh");
-  std::stringstream gs;
-  gs << g.rdbuf();
-  CHECK(gs.str().find("`include \"../rocev2_dcqcn/user_configs.vh\"") != std::string::npos);
+  const std::string gb0 = read_text(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_gb0/user_configs.vh");
+  CHECK(gb0.find("`include \"../rocev2_dcqcn/user_configs.vh\"") != std::string::npos);
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: a fresh flow starts its timers on the first visit or the first CNP",

@@ -24,6 +24,13 @@ Gb0Receiver make_rx(uint32_t s, uint64_t gap = 100) {
   return Gb0Receiver(c);
 }
 
+/// The one event the last arrivals sent (exactly one).
+RxEvent only_event(Gb0Receiver& rx) {
+  const std::vector<RxEvent> ev = rx.take_acks();
+  REQUIRE(ev.size() == 1);
+  return ev[0];
+}
+
 void check_event(const RxEvent& e, ref::RxType type, uint32_t cum) {
   CAPTURE(rx_type_name(e.type), e.cum_ack);
   CHECK(e.type == type);
@@ -39,9 +46,7 @@ TEST_CASE("gb0_receiver: in-order packets complete messages and are acked cumula
   rx.open(2, 100);
   for (uint32_t i = 0; i < 8; ++i) {
     rx.segment(10 + i, 2, 100 + i);
-    const auto ev = rx.take_acks();
-    REQUIRE(ev.size() == 1);
-    check_event(ev[0], ref::kRxAck, 101 + i);
+    check_event(only_event(rx), ref::kRxAck, 101 + i);
     CHECK(rx.counters(2).messages == (i + 1) / 4);
   }
   CHECK(rx.msg_start(2) == 108);
@@ -57,9 +62,7 @@ TEST_CASE("gb0_receiver: a gap discards the message's progress, NACKs once, then
   for (uint32_t p = 0; p < 3; ++p) rx.segment(p, 1, p);
   rx.take_acks();
   rx.segment(4, 1, 4);  // 3 lost
-  auto ev = rx.take_acks();
-  REQUIRE(ev.size() == 1);
-  check_event(ev[0], ref::kRxNack, 3);  // NAK(i): the PSN of the gap
+  check_event(only_event(rx), ref::kRxNack, 3);  // NAK(i): the PSN of the gap
   CHECK(rx.waiting(1));
   CHECK(rx.expected(1) == 0);
   CHECK(rx.counters(1).discarded == 3);
@@ -73,9 +76,7 @@ TEST_CASE("gb0_receiver: a gap discards the message's progress, NACKs once, then
   // The restart: the message from its first segment, complete.
   for (uint32_t p = 0; p < 8; ++p) {
     rx.segment(50 + p, 1, p);
-    ev = rx.take_acks();
-    REQUIRE(ev.size() == 1);
-    check_event(ev[0], ref::kRxAck, p + 1);
+    check_event(only_event(rx), ref::kRxAck, p + 1);
   }
   CHECK_FALSE(rx.waiting(1));
   CHECK(rx.counters(1).messages == 1);
@@ -92,9 +93,7 @@ TEST_CASE("gb0_receiver: while waiting, a NACK again at most once per gap", "[gb
   rx.segment(109, 0, 3);  // 99 cycles after the NACK: silent
   CHECK(rx.take_acks().empty());
   rx.segment(111, 0, 4);  // 100 cycles: the restart's first segment was lost
-  ev = rx.take_acks();
-  REQUIRE(ev.size() == 1);
-  check_event(ev[0], ref::kRxNack, 0);
+  check_event(only_event(rx), ref::kRxNack, 0);
   rx.segment(150, 0, 5);
   CHECK(rx.take_acks().empty());
   rx.segment(211, 0, 6);
@@ -110,26 +109,18 @@ TEST_CASE("gb0_receiver: a gap in a later message keeps the completed ones; dupl
   for (uint32_t p = 0; p < 6; ++p) rx.segment(p, 3, p);  // message 0 complete, 4 and 5 of message 1
   rx.take_acks();
   rx.segment(6, 3, 1);  // duplicate of a completed message, not waiting
-  auto ev = rx.take_acks();
-  REQUIRE(ev.size() == 1);
-  check_event(ev[0], ref::kRxAck, 6);
+  check_event(only_event(rx), ref::kRxAck, 6);
   rx.segment(7, 3, 7);  // 6 lost
-  ev = rx.take_acks();
-  REQUIRE(ev.size() == 1);
-  check_event(ev[0], ref::kRxNack, 6);
+  check_event(only_event(rx), ref::kRxNack, 6);
   CHECK(rx.counters(3).messages == 1);
   CHECK(rx.msg_start(3) == 4);
   CHECK(rx.expected(3) == 4);
   CHECK(rx.counters(3).discarded == 2);
   rx.segment(8, 3, 2);  // duplicate while waiting: acked at the message start
-  ev = rx.take_acks();
-  REQUIRE(ev.size() == 1);
-  check_event(ev[0], ref::kRxAck, 4);
+  check_event(only_event(rx), ref::kRxAck, 4);
   // Flows are independent.
   rx.segment(9, 4, 0);
-  ev = rx.take_acks();
-  REQUIRE(ev.size() == 1);
-  CHECK(ev[0].flow == 4);
+  CHECK(only_event(rx).flow == 4);
   CHECK(rx.waiting(3));
 }
 

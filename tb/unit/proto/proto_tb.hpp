@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared by the protocol tests: port drivers between ProtoIn / ProtoOut and
-// the Verilated tonic_proto_incoming / tonic_proto_periodic models, a
-// wrapper that evaluates a model and its twin on the same inputs, random
-// input vectors, and FlowSim: a one-flow model of the framework around the
-// modules (stage 1 of incoming, the write-back of every enable) that the
-// directed tests drive with acks, SACKs and timeouts.
+// Shared by the protocol tests (tb/unit/proto, tb/unit/proto_rx): a model
+// of a config driven through its ports (proto_ports.hpp), a wrapper that
+// evaluates a model and its twin on the same inputs, the output-form and
+// random-vector checks, random input vectors, and FlowSim: a one-flow model
+// of the framework around the modules (stage 1 of incoming, the write-back
+// of every enable, credit included) that the directed tests and the closed
+// loops drive with ACK, SACK, NACK and PULL events, visits and timeouts.
 #pragma once
 
 #include <catch2/catch.hpp>
 
-#include <bitset>
-#include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -26,56 +27,12 @@
 #include "common/ref/proto_reno.hpp"
 #include "common/ref/proto_sack.hpp"
 #include "common/rng.hpp"
+#include "proto_ports.hpp"
 
 namespace tonic::prototb {
 
-using ref::ProtoIn;
-using ref::ProtoOut;
 using ref::ProtoRing;
 using ref::ProtoUser;
-namespace proto = ref::proto;
-
-// ---------------------------------------------------------------------------
-// Port drivers. Scalar ports are CData/SData/IData/QData, wider ones VlWide.
-
-template <class P, std::size_t M>
-void put_bits(P& port, const std::bitset<M>& b, unsigned width) {
-  static_assert(std::is_integral_v<P>, "scalar Verilator port");
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width && i < 64; ++i) v |= static_cast<uint64_t>(b[i]) << i;
-  port = static_cast<P>(v);
-}
-template <std::size_t N, std::size_t M>
-void put_bits(VlWide<N>& port, const std::bitset<M>& b, unsigned width) {
-  for (std::size_t k = 0; k < N; ++k) {
-    uint32_t v = 0;
-    for (unsigned j = 0; j < 32; ++j) {
-      const std::size_t i = k * 32 + j;
-      if (i < width && i < M && b[i]) v |= uint32_t{1} << j;
-    }
-    port[k] = v;
-  }
-}
-/// A count port (CntW bits: wnd_i, flight_i, newly_acked_i): the value cut
-/// to the port's width, as the twins cut it (proto::counts).
-template <class P>
-void put_count(P& port, uint32_t v, unsigned cnt_w) {
-  static_assert(std::is_integral_v<P>, "scalar Verilator port");
-  port = static_cast<P>(proto::low_bits(v, cnt_w));
-}
-template <std::size_t M, class P>
-std::bitset<M> get_bits(const P& port, unsigned width) {
-  static_assert(std::is_integral_v<P>, "scalar Verilator port");
-  std::bitset<M> b;
-  for (unsigned i = 0; i < width && i < 64; ++i) b[i] = (static_cast<uint64_t>(port) >> i) & 1U;
-  return b;
-}
-template <std::size_t M, std::size_t N>
-std::bitset<M> get_bits(const VlWide<N>& port, unsigned width) {
-  std::bitset<M> b;
-  for (unsigned i = 0; i < width && i < M; ++i) b[i] = (port[i / 32] >> (i % 32)) & 1U;
-  return b;
-}
 
 // The twins are types (tb/common/ref/proto_<name>.hpp): kName, kUserW, the
 // user_configs.vh constants, User, pack / unpack, incoming / periodic.
@@ -104,46 +61,7 @@ class ProtoDut {
   ProtoDut& operator=(const ProtoDut&) = delete;
 
   /// Drive every input, evaluate, read every output.
-  ProtoOut eval(const ProtoIn& in, unsigned user_w) {
-    Model& m = *m_;
-    const unsigned cw = proto::cnt_w(in.w);
-    m.now_i = in.now;
-    m.wnd_start_i = in.wnd_start;
-    put_count(m.wnd_i, in.wnd, cw);
-    m.next_new_i = in.next_new;
-    m.posted_i = in.posted;
-    put_count(m.flight_i, in.flight, cw);
-    put_bits(m.acked_i, in.acked, in.w);
-    put_bits(m.pending_i, in.pending, in.w);
-    m.rto_i = in.rto;
-    put_bits(m.user_i, in.user, user_w);
-    if constexpr (Incoming) {
-      m.type_i = in.type & 7U;
-      m.cum_ack_i = in.cum_ack;
-      m.sack_valid_i = in.sack_valid;
-      m.sack_idx_i = in.sack_idx;
-      m.ecn_i = in.ecn;
-      m.grant_i = in.grant;
-      m.old_start_i = in.old_start;
-      put_count(m.newly_acked_i, in.newly_acked, cw);
-      m.dup_i = in.dup;
-    } else {
-      m.timeout_i = in.timeout;
-    }
-    m.eval();
-    ProtoOut o;
-    o.wnd_we = m.wnd_we_o;
-    o.wnd = m.wnd_o;
-    o.mark_we = m.mark_we_o;
-    o.mark_lo = m.mark_lo_o;
-    o.mark_hi = m.mark_hi_o;
-    o.rto_we = m.rto_we_o;
-    o.rto = m.rto_o;
-    o.timer_restart = m.timer_restart_o;
-    o.user_we = m.user_we_o;
-    o.user = get_bits<ref::kProtoMaxUserW>(m.user_o, user_w);
-    return o;
-  }
+  ProtoOut eval(const ProtoIn& in, unsigned user_w) { return eval_model<Incoming>(*m_, in, user_w); }
 
  private:
   std::unique_ptr<VerilatedContext> ctx_;
@@ -163,6 +81,90 @@ struct Pair {
 inline std::string describe(const ProtoIn& in, const ProtoOut& dut, const ProtoOut& twin, unsigned user_w) {
   return "in " + ref::to_string(in, user_w) + "\n model " + ref::to_string(dut, user_w) + "\n twin  " +
          ref::to_string(twin, user_w);
+}
+
+/// Value outputs are 0 whenever their enable is 0; the window is 1..W.
+inline void check_output_form(const ProtoOut& o, uint32_t w) {
+  if (!o.wnd_we) REQUIRE(o.wnd == 0);
+  if (o.wnd_we) REQUIRE((o.wnd >= 1 && o.wnd <= w));
+  if (!o.mark_we) REQUIRE((o.mark_lo == 0 && o.mark_hi == 0));
+  if (!o.rto_we) REQUIRE(o.rto == 0);
+  if (!o.user_we) REQUIRE(o.user.none());
+  if (!o.rate_we) REQUIRE(o.rate == 0);
+  if (!o.tokens_we) REQUIRE(o.tokens == 0);
+}
+
+/// An input where nothing happened: the model writes nothing, in the
+/// output form, and equals the twin.
+template <class C>
+void check_writes_nothing(Pair<C>& p, const ProtoIn& in) {
+  const ProtoOut got = p.model(in);
+  INFO(describe(in, got, p.twin(in), C::Twin::kUserW));
+  REQUIRE(got.writes_nothing());
+  check_output_form(got, C::W);
+  REQUIRE(got == p.twin(in));
+}
+
+/// "Nothing happened" writes nothing: all inputs zero (an ACK of nothing
+/// or a visit without timeout), then `n` vectors from `gen(rng)` made quiet
+/// by `quiet(in, rng)` (incoming) or with timeout 0 (periodic).
+template <class C, class Gen, class Quiet>
+void check_quiet_events(Rng& rng, int n, Gen&& gen, Quiet&& quiet) {
+  Pair<C> p;
+  ProtoIn zero;
+  zero.w = C::W;
+  zero.wnd = 0;
+  check_writes_nothing(p, zero);
+  for (int k = 0; k < n; ++k) {
+    ProtoIn in = gen(rng);
+    if constexpr (C::kIncoming) {
+      quiet(in, rng);
+    } else {
+      in.timeout = false;
+    }
+    check_writes_nothing(p, in);
+  }
+}
+
+/// How many vectors set each enable.
+struct WriteCounts {
+  uint64_t wnd_we = 0, mark_we = 0, rto_we = 0, restart = 0, user_we = 0, rate_we = 0, tokens_we = 0;
+  std::string str() const {
+    std::ostringstream s;
+    s << "wnd " << wnd_we << " mark " << mark_we << " rto " << rto_we << " restart " << restart << " user "
+      << user_we << " rate " << rate_we << " tokens " << tokens_we;
+    return s.str();
+  }
+};
+
+/// `n` vectors from `gen(rng)` through the model and its twin: every output
+/// equal (the first 5 mismatches reported, then the test fails) and in the
+/// output form. Returns how often each write was made.
+template <class C, class Gen>
+WriteCounts compare_random(Pair<C>& p, Rng& rng, int n, Gen&& gen) {
+  int mismatches = 0;
+  WriteCounts c;
+  for (int k = 0; k < n; ++k) {
+    const ProtoIn in = gen(rng);
+    const ProtoOut got = p.model(in);
+    const ProtoOut want = p.twin(in);
+    if (got != want) {
+      INFO("vector " << k << "\n" << describe(in, got, want, C::Twin::kUserW));
+      CHECK(got == want);
+      if (++mismatches >= 5) break;
+      continue;
+    }
+    check_output_form(got, C::W);
+    c.wnd_we += got.wnd_we;
+    c.mark_we += got.mark_we;
+    c.rto_we += got.rto_we;
+    c.restart += got.timer_restart;
+    c.user_we += got.user_we;
+    c.rate_we += got.rate_we;
+    c.tokens_we += got.tokens_we;
+  }
+  REQUIRE(mismatches == 0);
+  return c;
 }
 
 // ---------------------------------------------------------------------------
@@ -191,6 +193,12 @@ inline ProtoRing random_ring(Rng& rng, uint32_t w) {
       break;
   }
   return r;
+}
+
+/// A flow's first segment: half the time just below the 32-bit wrap
+/// (within `span`), else anywhere.
+inline uint32_t random_start(Rng& rng, uint64_t span) {
+  return rng.chance(0.5) ? static_cast<uint32_t>(0u - rng.below(span)) : static_cast<uint32_t>(rng.bits64());
 }
 
 inline ProtoIn random_in(Rng& rng, uint32_t w, unsigned user_w, uint32_t rto_init) {
@@ -248,10 +256,29 @@ inline ProtoIn random_in(Rng& rng, uint32_t w, unsigned user_w, uint32_t rto_ini
 }
 
 // ---------------------------------------------------------------------------
-// FlowSim: one flow, the framework's side of docs/protocol-api.md.
+// FlowSim: one flow, the framework's side of docs/protocol-api.md and
+// docs/design/credit-schemes.md: stage 1 of incoming for every event type,
+// PULLs turned into tokens by the fixed function, the write-back of every
+// enable (credit included), the RTO timer. Driven with ACK, SACK, NACK, PULL
+// and CNP events and periodic visits; every call is checked against the twin.
 
 /// Serial compare helpers.
 inline bool seq_le(uint32_t a, uint32_t b) { return !proto::seq_lt(b, a); }
+/// Serial 16-bit "a after b" (the pull number compare of the token scheme).
+inline bool pull_after(uint16_t a, uint16_t b) { return static_cast<int16_t>(static_cast<uint16_t>(a - b)) > 0; }
+
+/// The credit constants of a twin (kTokensInit, kRateInit); 0 for a twin
+/// of the window scheme, which has none.
+template <class Twin, class = void>
+struct CreditInit {
+  static constexpr uint32_t kTokens = 0;
+  static constexpr uint32_t kRate = 0;
+};
+template <class Twin>
+struct CreditInit<Twin, std::void_t<decltype(Twin::kTokensInit), decltype(Twin::kRateInit)>> {
+  static constexpr uint32_t kTokens = Twin::kTokensInit;
+  static constexpr uint32_t kRate = Twin::kRateInit;
+};
 
 template <class IncModel, class PerModel, class TwinT, unsigned Width>
 class FlowSim {
@@ -261,11 +288,14 @@ class FlowSim {
   static constexpr unsigned W = Width;
 
   explicit FlowSim(uint32_t start = 0)
-      : wnd_start(start), next_new(start), wnd(Twin::kInitWnd), rto(Twin::kRtoInit),
-        user(Twin::pack(User{})) {}
+      : wnd_start(start), next_new(start), wnd(std::min<uint32_t>(Twin::kInitWnd, W)), rto(Twin::kRtoInit),
+        user(Twin::pack(User{})), tokens(CreditInit<Twin>::kTokens), rate(CreditInit<Twin>::kRate) {}
 
-  // State the framework keeps for the flow.
+  // Time: with auto_time every event advances `now` by one; a closed loop
+  // sets `now` itself.
+  bool auto_time = true;
   uint32_t now = 1000;
+  // State the framework keeps for the flow.
   uint32_t wnd_start;
   uint32_t next_new;
   uint32_t posted = 0xffffffffu;  // unused by TCP
@@ -276,6 +306,10 @@ class FlowSim {
   std::set<uint32_t> pending;  // marked for retransmission, not yet resent
   bool timer_armed = false;
   uint32_t deadline = 0;
+  uint32_t tokens;     // token scheme: permits (granted - used)
+  uint16_t pull = 0;   // token scheme: last cumulative pull number
+  uint32_t rate;       // rate scheme: R (RU)
+  uint64_t protocol_tokens = 0;  // tokens the protocol added
   // Log of the last event.
   ProtoIn last_in;
   ProtoOut last_out;
@@ -286,7 +320,8 @@ class FlowSim {
   void set_user(const User& v) { user = Twin::pack(v); }
   uint32_t flight() const { return next_new - wnd_start; }
 
-  /// Send n new segments (the caller decides; the window is not checked).
+  /// Send n new segments (the caller decides; window and credit are not
+  /// checked).
   void send(uint32_t n) {
     if (next_new == wnd_start && n > 0) arm();
     next_new += n;
@@ -297,15 +332,42 @@ class FlowSim {
   }
   /// Resend every pending segment (they are not window-limited).
   void resend_pending() { pending.clear(); }
+  /// The lowest pending segment, if any.
+  std::optional<uint32_t> lowest_pending() const {
+    std::optional<uint32_t> s;
+    for (uint32_t p : pending) {
+      if (!s || p - wnd_start < *s - wnd_start) s = p;
+    }
+    return s;
+  }
+  /// What a sender transmits next: the lowest pending retransmission (no
+  /// longer pending), else a new segment if the window allows and it is
+  /// before `end` (sent); nothing otherwise.
+  std::optional<uint32_t> transmit(uint32_t end) {
+    std::optional<uint32_t> s = lowest_pending();
+    if (s) {
+      pending.erase(*s);
+    } else if (proto::seq_lt(next_new, wnd_start + wnd) && proto::seq_lt(next_new, end)) {
+      s = next_new;
+      send(1);
+    }
+    return s;
+  }
+  bool timer_expired() const { return timer_armed && !proto::seq_lt(now, deadline); }
 
-  /// An ACK (or SACK when `sack` is set) with cumulative ack `cum`: stage 1
-  /// (new window start, SACK bit, newly acked count, dup), then incoming.
-  ProtoOut ack(uint32_t cum, std::optional<uint32_t> sack = std::nullopt) {
+  /// Any event: stage 1 as the DD engine does it (which drops an ack
+  /// beyond next_new), then incoming.
+  ProtoOut rx(uint8_t type, uint32_t cum, bool sack_valid = false, uint32_t sack_idx = 0, uint16_t grant = 0) {
     ProtoIn in = base();
-    in.type = sack ? ref::kRxSack : ref::kRxAck;
+    in.type = type;
     in.cum_ack = cum;
+    in.sack_valid = sack_valid;
+    in.sack_idx = sack_idx;
+    in.grant = grant;
     in.old_start = wnd_start;
-    const uint32_t new_start = proto::seq_lt(wnd_start, cum) ? cum : wnd_start;
+    const bool acks = type == ref::kRxAck || type == ref::kRxSack || type == ref::kRxNack;
+    if (acks) REQUIRE(seq_le(cum, next_new));
+    const uint32_t new_start = acks && proto::seq_lt(wnd_start, cum) ? cum : wnd_start;
     uint32_t newly = 0;
     for (uint32_t s = wnd_start; s != new_start; ++s) {
       if (!sacked.count(s)) ++newly;
@@ -313,19 +375,35 @@ class FlowSim {
       pending.erase(s);
     }
     wnd_start = new_start;
-    if (sack && seq_le(wnd_start, *sack) && proto::seq_lt(*sack, next_new)) {
-      in.sack_valid = true;
-      in.sack_idx = *sack;
-      if (sacked.insert(*sack).second) {
+    if (sack_valid && seq_le(wnd_start, sack_idx) && proto::seq_lt(sack_idx, next_new)) {
+      if (sacked.insert(sack_idx).second) {
         ++newly;
-        pending.erase(*sack);
+        pending.erase(sack_idx);
       }
     }
     in.newly_acked = newly;
-    in.dup = cum == in.old_start && flight() > 0;
+    in.dup = (type == ref::kRxAck || type == ref::kRxSack) && cum == in.old_start && flight() > 0;
+    // The fixed function turns a cumulative pull number into tokens.
+    if (type == ref::kRxPull && pull_after(grant, pull)) {
+      tokens += static_cast<uint16_t>(grant - pull);
+      pull = grant;
+    }
     fill_state(in);
     return run(in, true);
   }
+  /// An ACK, or a TCP SACK when `sack` is set: a SACK outside [the new
+  /// window start, next_new) goes in as a SACK with sack_valid 0.
+  ProtoOut ack(uint32_t cum, std::optional<uint32_t> sack = std::nullopt) {
+    const uint32_t new_start = proto::seq_lt(wnd_start, cum) ? cum : wnd_start;
+    const bool valid = sack && seq_le(new_start, *sack) && proto::seq_lt(*sack, next_new);
+    return rx(sack ? ref::kRxSack : ref::kRxAck, cum, valid, valid ? *sack : 0);
+  }
+  ProtoOut sack(uint32_t cum, uint32_t s) { return rx(ref::kRxSack, cum, true, s); }
+  /// NDP: the header of trimmed segment `seg` came back (sack_valid 0).
+  ProtoOut trim_nack(uint32_t cum, uint32_t seg) { return rx(ref::kRxNack, cum, false, seg); }
+  /// IRN: PSN `psn` arrived out of order (cum ack + the PSN, sack_valid 1).
+  ProtoOut irn_nack(uint32_t cum, uint32_t psn) { return rx(ref::kRxNack, cum, true, psn); }
+  ProtoOut pull_to(uint16_t grant) { return rx(ref::kRxPull, wnd_start, false, 0, grant); }
 
   /// A periodic visit (timeout_i as given).
   ProtoOut visit(bool timeout) {
@@ -347,7 +425,8 @@ class FlowSim {
   ProtoIn base() {
     ProtoIn in;
     in.w = W;
-    in.now = ++now;
+    if (auto_time) ++now;
+    in.now = now;
     return in;
   }
   void fill_state(ProtoIn& in) const {
@@ -366,6 +445,7 @@ class FlowSim {
     const ProtoOut want = incoming ? Twin::incoming(in) : Twin::periodic(in);
     INFO(describe(in, got, want, Twin::kUserW));
     REQUIRE(got == want);
+    check_output_form(got, W);  // the window 1..W among the rest
     ++events;
     last_in = in;
     last_out = got;
@@ -375,11 +455,7 @@ class FlowSim {
   /// Write-back: every write with its enable, as the engine will do it.
   void apply(const ProtoOut& o) {
     newly_marked.clear();
-    if (o.wnd_we) {
-      REQUIRE(o.wnd >= 1);
-      REQUIRE(o.wnd <= W);
-      wnd = o.wnd;
-    }
+    if (o.wnd_we) wnd = o.wnd;
     if (o.mark_we) {
       // Clip to [wnd_start, next_new); mark every unacked segment.
       const uint32_t lo = proto::seq_lt(o.mark_lo, wnd_start) ? wnd_start : o.mark_lo;
@@ -392,6 +468,11 @@ class FlowSim {
     if (o.timer_restart) arm();
     if (flight() == 0) timer_armed = false;  // the framework stops it
     if (o.user_we) user = o.user;
+    if (o.rate_we) rate = o.rate;
+    if (o.tokens_we) {
+      tokens += o.tokens;
+      protocol_tokens += o.tokens;
+    }
   }
 };
 

@@ -10,13 +10,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <regex>
-#include <sstream>
 #include <string>
 
+#include "common/vh_constants.hpp"
 #include "proto_models.hpp"
 
 using namespace tonic;
@@ -24,15 +22,6 @@ using namespace tonic::prototb;
 
 namespace {
 constexpr int kRandomVectors = 100000;
-
-/// Value outputs are 0 whenever their enable is 0; the window is 1..W.
-void check_output_form(const ProtoOut& o, uint32_t w) {
-  if (!o.wnd_we) REQUIRE(o.wnd == 0);
-  if (o.wnd_we) REQUIRE((o.wnd >= 1 && o.wnd <= w));
-  if (!o.mark_we) REQUIRE((o.mark_lo == 0 && o.mark_hi == 0));
-  if (!o.rto_we) REQUIRE(o.rto == 0);
-  if (!o.user_we) REQUIRE(o.user.none());
-}
 }  // namespace
 
 TEMPLATE_TEST_CASE("proto: an event where nothing happened writes nothing", "[proto][smoke]",
@@ -41,36 +30,18 @@ TEMPLATE_TEST_CASE("proto: an event where nothing happened writes nothing", "[pr
   constexpr uint32_t W = TestType::W;
   TONIC_SEED(0x9207'0001);
   Rng rng(tonic_seed_);
-  Pair<TestType> p;
-  auto check = [&](const ProtoIn& in) {
-    const ProtoOut got = p.model(in);
-    INFO(describe(in, got, p.twin(in), Twin::kUserW));
-    REQUIRE(got.writes_nothing());
-    check_output_form(got, W);
-    REQUIRE(got == p.twin(in));
-  };
-  // All inputs zero: an ACK of nothing (incoming) or a visit without
-  // timeout (periodic).
-  ProtoIn zero;
-  zero.w = W;
-  zero.wnd = 0;
-  check(zero);
   // Any state, any event fields, as long as nothing happened: the window did
   // not move, no dup ack, no SACK, nothing newly acked, no timeout.
-  for (int n = 0; n < 20000; ++n) {
-    ProtoIn in = random_in(rng, W, Twin::kUserW, Twin::kRtoInit);
-    if constexpr (TestType::kIncoming) {
-      in.type = ref::kRxAck;
-      in.old_start = in.wnd_start;
-      in.cum_ack = in.wnd_start;
-      in.dup = false;
-      in.newly_acked = 0;
-      in.sack_valid = false;
-    } else {
-      in.timeout = false;
-    }
-    check(in);
-  }
+  check_quiet_events<TestType>(
+      rng, 20000, [](Rng& r) { return random_in(r, W, Twin::kUserW, Twin::kRtoInit); },
+      [](ProtoIn& in, Rng&) {
+        in.type = ref::kRxAck;
+        in.old_start = in.wnd_start;
+        in.cum_ack = in.wnd_start;
+        in.dup = false;
+        in.newly_acked = 0;
+        in.sack_valid = false;
+      });
 }
 
 TEMPLATE_TEST_CASE("proto: every output of the model equals the twin on random vectors",
@@ -80,34 +51,16 @@ TEMPLATE_TEST_CASE("proto: every output of the model equals the twin on random v
   TONIC_SEED(0x9207'0002);
   Rng rng(tonic_seed_);
   Pair<TestType> p;
-  int mismatches = 0;
-  uint64_t wnd_we = 0, mark_we = 0, rto_we = 0, restart = 0, user_we = 0;
-  for (int n = 0; n < kRandomVectors; ++n) {
-    const ProtoIn in = random_in(rng, W, Twin::kUserW, Twin::kRtoInit);
-    const ProtoOut got = p.model(in);
-    const ProtoOut want = p.twin(in);
-    if (got != want) {
-      INFO("vector " << n << "\n" << describe(in, got, want, Twin::kUserW));
-      CHECK(got == want);
-      if (++mismatches >= 5) break;
-      continue;
-    }
-    check_output_form(got, W);
-    wnd_we += got.wnd_we;
-    mark_we += got.mark_we;
-    rto_we += got.rto_we;
-    restart += got.timer_restart;
-    user_we += got.user_we;
-  }
-  REQUIRE(mismatches == 0);
+  const WriteCounts c = compare_random(p, rng, kRandomVectors, [](Rng& r) {
+    return random_in(r, W, Twin::kUserW, Twin::kRtoInit);
+  });
   // The generator reaches every write (guards against a degenerate one).
-  INFO("wnd " << wnd_we << " mark " << mark_we << " rto " << rto_we << " restart " << restart
-              << " user " << user_we);
-  CHECK(wnd_we > 1000);
-  CHECK(mark_we > 1000);
-  CHECK(rto_we > 1000);
-  CHECK(restart > 1000);
-  CHECK(user_we > 1000);
+  INFO(c.str());
+  CHECK(c.wnd_we > 1000);
+  CHECK(c.mark_we > 1000);
+  CHECK(c.rto_we > 1000);
+  CHECK(c.restart > 1000);
+  CHECK(c.user_we > 1000);
 }
 
 // ---------------------------------------------------------------------------
@@ -121,8 +74,7 @@ namespace {
 template <class Flow>
 void random_flow(uint64_t seed, uint32_t segments, double loss, bool spurious_rto) {
   Rng rng(seed);
-  const uint32_t start = rng.chance(0.5) ? static_cast<uint32_t>(0u - rng.below(3000))
-                                         : static_cast<uint32_t>(rng.bits64());
+  const uint32_t start = random_start(rng, 3000);
   Flow f(start);
   const uint32_t end = start + segments;
   std::deque<uint32_t> data;  // segments on their way to the receiver
@@ -144,16 +96,7 @@ void random_flow(uint64_t seed, uint32_t segments, double loss, bool spurious_rt
     const unsigned action = static_cast<unsigned>(rng.below(10));
     if (action < 4) {
       // Transmit: the lowest pending retransmission, else new data.
-      std::optional<uint32_t> s;
-      for (uint32_t p : f.pending) {
-        if (!s || proto::seq_lt(p - f.wnd_start, *s - f.wnd_start)) s = p;
-      }
-      if (s) {
-        f.pending.erase(*s);
-      } else if (proto::seq_lt(f.next_new, f.wnd_start + f.wnd) && proto::seq_lt(f.next_new, end)) {
-        s = f.next_new;
-        f.send(1);
-      }
+      const std::optional<uint32_t> s = f.transmit(end);
       if (s && !rng.chance(loss)) {
         // Mostly in order; sometimes overtakes up to 3 packets.
         const std::size_t back = std::min<std::size_t>(data.size(), rng.chance(0.1) ? rng.below(4) : 0);
@@ -216,25 +159,9 @@ TEMPLATE_TEST_CASE("proto: closed-loop random flows deliver everything and match
 
 namespace {
 
-/// `localparam int unsigned Name = value;` and `localparam bit Name = 1'bV;`.
-std::map<std::string, uint64_t> vh_constants(const std::string& protocol) {
-  const std::string path = std::string(TONIC_SOURCE_DIR) + "/protocols/" + protocol + "/user_configs.vh";
-  std::ifstream f(path);
-  REQUIRE(f.good());
-  std::stringstream text;
-  text << f.rdbuf();
-  const std::string s = text.str();
-  std::map<std::string, uint64_t> out;
-  const std::regex re(R"(localparam\s+(?:int\s+unsigned|bit)\s+(\w+)\s*=\s*(?:1'b)?(\d+)\s*;)");
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
-    out[(*it)[1]] = std::stoull((*it)[2]);
-  }
-  return out;
-}
-
 template <class Twin>
 void check_constants() {
-  auto c = vh_constants(Twin::kName);
+  auto c = vh_constants(read_text(std::string(TONIC_SOURCE_DIR) + "/protocols/" + Twin::kName + "/user_configs.vh"));
   INFO("protocol " << Twin::kName);
   CHECK(c["InitWnd"] == Twin::kInitWnd);
   CHECK(c["RtoInit"] == Twin::kRtoInit);

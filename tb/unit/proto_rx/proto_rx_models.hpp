@@ -20,9 +20,9 @@ using IrnIncoming256 = Cfg<Virn_incoming_w256, IrnTwin, 256, true>;
 using IrnPeriodic256 = Cfg<Virn_periodic_w256, IrnTwin, 256, false>;
 
 /// One flow through the incoming and periodic models of a protocol.
-using NdpFlow = RxFlowSim<Vndp_incoming, Vndp_periodic, NdpTwin, 128>;
-using IrnFlow = RxFlowSim<Virn_incoming, Virn_periodic, IrnTwin, 128>;
-using IrnFlow256 = RxFlowSim<Virn_incoming_w256, Virn_periodic_w256, IrnTwin, 256>;
+using NdpFlow = FlowSim<Vndp_incoming, Vndp_periodic, NdpTwin, 128>;
+using IrnFlow = FlowSim<Virn_incoming, Virn_periodic, IrnTwin, 128>;
+using IrnFlow256 = FlowSim<Virn_incoming_w256, Virn_periodic_w256, IrnTwin, 256>;
 
 }  // namespace tonic::prototb
 

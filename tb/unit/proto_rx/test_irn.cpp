@@ -3,7 +3,7 @@
 // docs/design/credit-schemes.md, and closed-loop flows against the IRN
 // receiver model (tb/common/ref/irn_receiver.hpp) over a lossy, reordering
 // network. Every event goes through the Verilated modules and the twin
-// (RxFlowSim checks they agree).
+// (FlowSim checks they agree).
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -31,7 +31,7 @@ TEST_CASE("proto_rx: irn: a NACK marks the gap below the arriving PSN once and e
   f.ack(51);
   f.ack(52);
   // 52 is lost; 53 arrives: NACK(cum 52, psn 53).
-  ProtoCreditOut o = f.irn_nack(52, 53);
+  ProtoOut o = f.irn_nack(52, 53);
   REQUIRE(o.mark_we);
   REQUIRE((o.mark_lo == 52 && o.mark_hi == 53));
   REQUIRE(!o.rto_we);  // no new ack
@@ -72,7 +72,7 @@ TEST_CASE("proto_rx: irn: new acks age the recovery; the ack past the recovery p
   f.irn_nack(0, 3);
   f.resend_pending();
   // Retransmitted 0 arrives: cum ack 1.
-  ProtoCreditOut o = f.ack(1);
+  ProtoOut o = f.ack(1);
   REQUIRE((o.rto_we && o.rto == kHigh && o.timer_restart));  // 19 in flight
   REQUIRE(o.user_we);
   REQUIRE(!o.mark_we);
@@ -118,7 +118,7 @@ TEST_CASE("proto_rx: irn: a NACK that passes the recovery point starts a new rec
   f.resend_pending();
   f.send(10);                                    // up to 3 (next_new 4)
   // cum ack passes ..fff9, and PSN 2 arrives with 0, 1 missing.
-  const ProtoCreditOut o = f.irn_nack(0xffff'fffa + 6, 2);  // cum 0
+  const ProtoOut o = f.irn_nack(0xffff'fffa + 6, 2);  // cum 0
   REQUIRE(f.wnd_start == 0);
   REQUIRE((o.mark_lo == 0 && o.mark_hi == 2));
   REQUIRE(f.newly_marked == std::vector<uint32_t>{0, 1});
@@ -134,7 +134,7 @@ TEST_CASE("proto_rx: irn: the RTO is RtoLow with at most 3 segments in flight, e
   IrnFlow f;
   REQUIRE(f.rto == IrnTwin::kRtoInit);
   f.send(6);
-  ProtoCreditOut o = f.ack(2);  // 4 in flight
+  ProtoOut o = f.ack(2);  // 4 in flight
   REQUIRE((o.rto_we && o.rto == kHigh && o.timer_restart));
   o = f.ack(3);                 // 3 in flight
   REQUIRE((o.rto_we && o.rto == kLow && o.timer_restart));
@@ -157,7 +157,7 @@ TEST_CASE("proto_rx: irn: a timeout resends every unSACKed segment from wnd_star
   f.send(10);
   f.irn_nack(0, 4);  // marks 0..3
   f.resend_pending();
-  ProtoCreditOut o = f.timeout();
+  ProtoOut o = f.timeout();
   REQUIRE((o.mark_we && o.mark_lo == 0 && o.mark_hi == 10));
   REQUIRE(f.newly_marked == std::vector<uint32_t>{0, 1, 2, 3, 5, 6, 7, 8, 9});
   REQUIRE((o.rto_we && o.rto == kHigh && o.timer_restart));
@@ -188,7 +188,7 @@ TEST_CASE("proto_rx: irn: W = 256 keeps the mark end of a full window", "[proto_
   IrnFlow256 f(1000);
   f.wnd = 256;
   f.send(256);
-  ProtoCreditOut o = f.timeout();
+  ProtoOut o = f.timeout();
   REQUIRE((o.mark_lo == 1000 && o.mark_hi == 1256));
   REQUIRE(f.u().high_off == 256);
   REQUIRE(f.u().rec_off == 255);
@@ -228,8 +228,7 @@ struct IrnLoopStats {
 template <class Flow>
 IrnLoopStats irn_loop(uint64_t seed, uint32_t segments, double p_drop, double p_ack_loss, bool reorder) {
   Rng rng(seed);
-  const uint32_t start = rng.chance(0.5) ? static_cast<uint32_t>(0u - rng.below(2000))
-                                         : static_cast<uint32_t>(rng.bits64());
+  const uint32_t start = random_start(rng, 2000);
   Flow f(start);
   f.auto_time = false;
   IrnRxConfig cfg;
@@ -252,30 +251,15 @@ IrnLoopStats irn_loop(uint64_t seed, uint32_t segments, double p_drop, double p_
     for (const RxEvent& e : rcv.take_acks()) {
       if (!rng.chance(p_ack_loss)) back.emplace(t + (reorder ? rng.range(10, 40) : 20), e);
     }
-    if (!back.empty() && back.begin()->first <= t) {
-      const RxEvent e = back.begin()->second;
-      back.erase(back.begin());
-      f.rx(e.type, e.cum_ack, e.sack_valid, e.sack_idx, e.grant);
+    if (deliver_one(f, back, t)) {
       for (uint32_t s : f.newly_marked) {
         ++st.nack_marked;
         st.nack_marked_held += rcv.received(0, s);
       }
     }
-    if (f.timer_expired()) {
-      f.timeout();
-      ++st.timeouts;
-    } else if (rng.chance(0.3)) {
-      REQUIRE(f.visit(false).writes_nothing());
-    }
+    st.timeouts += periodic_visit(f, rng);
     bool sent = false;
-    std::optional<uint32_t> s = f.lowest_pending();
-    if (s) {
-      f.pending.erase(*s);
-    } else if (proto::seq_lt(f.next_new, f.wnd_start + f.wnd) && proto::seq_lt(f.next_new, end)) {
-      s = f.next_new;
-      f.send(1);
-    }
-    if (s) {
+    if (const std::optional<uint32_t> s = f.transmit(end)) {
       ++st.sent;
       sent = true;
       if (rng.chance(p_drop)) {
@@ -285,11 +269,7 @@ IrnLoopStats irn_loop(uint64_t seed, uint32_t segments, double p_drop, double p_
       }
     }
     ++t;
-    if (f.wnd_start != end && !sent && data.empty() && back.empty()) {
-      REQUIRE(f.timer_armed);
-      const int32_t left = static_cast<int32_t>(f.deadline - (t_base + static_cast<uint32_t>(t)));
-      if (left > 0) t += static_cast<uint64_t>(left);
-    }
+    if (f.wnd_start != end && !sent && data.empty() && back.empty()) skip_to_deadline(f, t_base, t);
   }
   CHECK(rcv.rcv_nxt(0) == end);
   return st;

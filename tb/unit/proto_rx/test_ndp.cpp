@@ -2,7 +2,7 @@
 // NDP sender (protocols/ndp): directed tests of every rule, and closed-loop
 // flows against the NDP receiver model (tb/common/ref/ndp_receiver.hpp)
 // over a network that trims, drops and reorders. Every event goes through
-// the Verilated modules and the twin (RxFlowSim checks they agree).
+// the Verilated modules and the twin (FlowSim checks they agree).
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -19,7 +19,7 @@ namespace {
 constexpr uint32_t kRto = NdpTwin::kRtoInit;
 
 /// Nothing but the enables listed is written.
-void require_only_mark_restart(const ProtoCreditOut& o) {
+void require_only_mark_restart(const ProtoOut& o) {
   REQUIRE(!o.wnd_we);
   REQUIRE(!o.rate_we);
   REQUIRE(!o.tokens_we);
@@ -32,7 +32,7 @@ TEST_CASE("proto_rx: ndp: a NACK marks exactly the trimmed segment and restarts 
   REQUIRE(f.tokens == NdpTwin::kTokensInit);
   REQUIRE(f.wnd == NdpTwin::kInitWnd);
   f.send(15);  // the first window, on the initial tokens
-  ProtoCreditOut o = f.trim_nack(100, 104);
+  ProtoOut o = f.trim_nack(100, 104);
   require_only_mark_restart(o);
   REQUIRE(o.mark_we);
   REQUIRE((o.mark_lo == 104 && o.mark_hi == 105));
@@ -87,7 +87,7 @@ TEST_CASE("proto_rx: ndp: new acks restart the timer; the first after a timeout 
           "[proto_rx][ndp][smoke]") {
   NdpFlow f;
   f.send(10);
-  ProtoCreditOut o = f.ack(2);
+  ProtoOut o = f.ack(2);
   REQUIRE(o.timer_restart);
   REQUIRE(!o.rto_we);
   REQUIRE(!o.user_we);
@@ -129,7 +129,7 @@ TEST_CASE("proto_rx: ndp: a timeout marks every unacked segment and adds one tok
   f.sack(0xffff'fffc, 0xffff'ffff);
   f.sack(0xffff'fffc, 1);
   const uint32_t t0 = f.tokens;
-  const ProtoCreditOut o = f.timeout();
+  const ProtoOut o = f.timeout();
   REQUIRE(o.mark_we);
   REQUIRE((o.mark_lo == 0xffff'fffc && o.mark_hi == 4));
   REQUIRE((o.tokens_we && o.tokens == NdpTwin::kRtoTokens));
@@ -156,8 +156,7 @@ struct NdpLoopStats {
 
 NdpLoopStats ndp_loop(uint64_t seed, uint32_t segments, double p_trim, double p_drop, double p_ack_loss) {
   Rng rng(seed);
-  const uint32_t start = rng.chance(0.5) ? static_cast<uint32_t>(0u - rng.below(2000))
-                                         : static_cast<uint32_t>(rng.bits64());
+  const uint32_t start = random_start(rng, 2000);
   NdpFlow f(start);
   f.auto_time = false;
   NdpReceiver rcv(NdpRxConfig{128, 1 + rng.below(12)});
@@ -186,29 +185,13 @@ NdpLoopStats ndp_loop(uint64_t seed, uint32_t segments, double p_trim, double p_
       if (e.type == ref::kRxPull || !rng.chance(p_ack_loss)) back.emplace(t + rng.range(10, 40), e);
     }
     // One event per cycle reaches the sender.
-    if (!back.empty() && back.begin()->first <= t) {
-      const RxEvent e = back.begin()->second;
-      back.erase(back.begin());
-      f.rx(e.type, e.cum_ack, e.sack_valid, e.sack_idx, e.grant);
-    }
+    deliver_one(f, back, t);
     // Periodic visit.
-    if (f.timer_expired()) {
-      f.timeout();
-      ++st.timeouts;
-    } else if (rng.chance(0.3)) {
-      REQUIRE(f.visit(false).writes_nothing());
-    }
+    st.timeouts += periodic_visit(f, rng);
     // Transmit.
     bool sent = false;
     if (f.tokens > 0) {
-      std::optional<uint32_t> s = f.lowest_pending();
-      if (s) {
-        f.pending.erase(*s);
-      } else if (proto::seq_lt(f.next_new, f.wnd_start + f.wnd) && proto::seq_lt(f.next_new, end)) {
-        s = f.next_new;
-        f.send(1);
-      }
-      if (s) {
+      if (const std::optional<uint32_t> s = f.transmit(end)) {
         --f.tokens;
         ++st.sent;
         sent = true;
@@ -224,9 +207,7 @@ NdpLoopStats ndp_loop(uint64_t seed, uint32_t segments, double p_trim, double p_
     ++t;
     // Nothing moves: jump to the next thing that happens.
     if (f.wnd_start != end && !sent && data.empty() && back.empty() && rcv.pending_timers() == 0) {
-      REQUIRE(f.timer_armed);  // otherwise the flow is stuck for good
-      const int32_t left = static_cast<int32_t>(f.deadline - (t_base + static_cast<uint32_t>(t)));
-      if (left > 0) t += static_cast<uint64_t>(left);
+      skip_to_deadline(f, t_base, t);
     }
   }
   CHECK(rcv.rcv_nxt(0) == end);

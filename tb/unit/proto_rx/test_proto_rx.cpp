@@ -9,13 +9,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <type_traits>
 
+#include "common/vh_constants.hpp"
 #include "proto_rx_models.hpp"
 
 using namespace tonic;
@@ -44,32 +43,17 @@ TEMPLATE_TEST_CASE("proto_rx: an event where nothing happened writes nothing", "
   constexpr uint32_t W = TestType::W;
   TONIC_SEED(0x9208'0001);
   Rng rng(tonic_seed_);
-  RxPair<TestType> p;
-  auto check = [&](const ProtoIn& in) {
-    const ProtoCreditOut got = p.model(in);
-    INFO(describe_rx(in, got, p.twin(in), Twin::kUserW));
-    REQUIRE(got.writes_nothing());
-    check_rx_output_form(got, W);
-    REQUIRE(got == p.twin(in));
-  };
-  ProtoIn zero;
-  zero.w = W;
-  zero.wnd = 0;
-  check(zero);
   // Any state and event fields, as long as nothing happened: the window did
   // not move and the event is not a NACK (ACK, SACK, PULL with any grant,
   // CNP, RESEND, undefined codes), or a periodic visit without timeout.
-  const uint8_t quiet[] = {ref::kRxAck, ref::kRxSack, ref::kRxPull, ref::kRxCnp, ref::kRxResend, 6, 7};
-  for (int n = 0; n < 20000; ++n) {
-    ProtoIn in = random_rx_in(rng, W, Twin::kUserW, Twin::kRtoInit);
-    if constexpr (TestType::kIncoming) {
-      in.type = quiet[rng.below(sizeof quiet)];
-      in.old_start = in.wnd_start;
-    } else {
-      in.timeout = false;
-    }
-    check(in);
-  }
+  check_quiet_events<TestType>(
+      rng, 20000, [](Rng& r) { return random_rx_in(r, W, Twin::kUserW, Twin::kRtoInit); },
+      [](ProtoIn& in, Rng& r) {
+        static constexpr uint8_t kQuiet[] = {ref::kRxAck, ref::kRxSack, ref::kRxPull, ref::kRxCnp,
+                                             ref::kRxResend, 6, 7};
+        in.type = kQuiet[r.below(sizeof kQuiet)];
+        in.old_start = in.wnd_start;
+      });
 }
 
 TEMPLATE_TEST_CASE("proto_rx: every output of the model equals the twin on random vectors",
@@ -78,44 +62,24 @@ TEMPLATE_TEST_CASE("proto_rx: every output of the model equals the twin on rando
   constexpr uint32_t W = TestType::W;
   TONIC_SEED(0x9208'0002);
   Rng rng(tonic_seed_);
-  RxPair<TestType> p;
-  int mismatches = 0;
-  uint64_t wnd_we = 0, mark_we = 0, rto_we = 0, restart = 0, user_we = 0, rate_we = 0, tokens_we = 0;
-  for (int n = 0; n < kRandomVectors; ++n) {
-    const ProtoIn in = random_rx_in(rng, W, Twin::kUserW, Twin::kRtoInit);
-    const ProtoCreditOut got = p.model(in);
-    const ProtoCreditOut want = p.twin(in);
-    if (got != want) {
-      INFO("vector " << n << "\n" << describe_rx(in, got, want, Twin::kUserW));
-      CHECK(got == want);
-      if (++mismatches >= 5) break;
-      continue;
-    }
-    check_rx_output_form(got, W);
-    wnd_we += got.wnd_we;
-    mark_we += got.mark_we;
-    rto_we += got.rto_we;
-    restart += got.timer_restart;
-    user_we += got.user_we;
-    rate_we += got.rate_we;
-    tokens_we += got.tokens_we;
-  }
-  REQUIRE(mismatches == 0);
-  INFO("wnd " << wnd_we << " mark " << mark_we << " rto " << rto_we << " restart " << restart << " user "
-              << user_we << " rate " << rate_we << " tokens " << tokens_we);
+  Pair<TestType> p;
+  const WriteCounts c = compare_random(p, rng, kRandomVectors, [](Rng& r) {
+    return random_rx_in(r, W, Twin::kUserW, Twin::kRtoInit);
+  });
+  INFO(c.str());
   // The generator reaches every write the module has.
-  CHECK(mark_we > 1000);
-  CHECK(rto_we > 1000);
-  CHECK(restart > 1000);
-  CHECK(user_we > 1000);
+  CHECK(c.mark_we > 1000);
+  CHECK(c.rto_we > 1000);
+  CHECK(c.restart > 1000);
+  CHECK(c.user_we > 1000);
   // Neither protocol writes the window or the rate; only NDP's timeout
   // adds tokens.
-  CHECK(wnd_we == 0);
-  CHECK(rate_we == 0);
+  CHECK(c.wnd_we == 0);
+  CHECK(c.rate_we == 0);
   if constexpr (std::is_same_v<Twin, NdpTwin> && !TestType::kIncoming) {
-    CHECK(tokens_we > 1000);
+    CHECK(c.tokens_we > 1000);
   } else {
-    CHECK(tokens_we == 0);
+    CHECK(c.tokens_we == 0);
   }
 }
 
@@ -125,22 +89,7 @@ TEMPLATE_TEST_CASE("proto_rx: every output of the model equals the twin on rando
 namespace {
 
 std::string vh_text(const std::string& protocol) {
-  const std::string path = std::string(TONIC_SOURCE_DIR) + "/protocols/" + protocol + "/user_configs.vh";
-  std::ifstream f(path);
-  REQUIRE(f.good());
-  std::stringstream text;
-  text << f.rdbuf();
-  return text.str();
-}
-
-/// `localparam int unsigned Name = value;` and `localparam bit Name = 1'bV;`.
-std::map<std::string, uint64_t> vh_constants(const std::string& s) {
-  std::map<std::string, uint64_t> out;
-  const std::regex re(R"(localparam\s+(?:int\s+unsigned|bit)\s+(\w+)\s*=\s*(?:1'b)?(\d+)\s*;)");
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), re); it != std::sregex_iterator(); ++it) {
-    out[(*it)[1]] = std::stoull((*it)[2]);
-  }
-  return out;
+  return read_text(std::string(TONIC_SOURCE_DIR) + "/protocols/" + protocol + "/user_configs.vh");
 }
 
 /// The credit scheme named in user_configs.vh, as tonic_dd_pkg::credit_e.
