@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/harness.hpp"
+#include "common/top_drive.hpp"
 #include "common/ref/seq.hpp"
 #include "common/rng.hpp"
 
@@ -131,19 +132,7 @@ template <class Model>
 class SysTb {
  public:
   explicit SysTb(uint32_t flows, uint64_t seed = 1) : rng_(seed), next_(flows, 0), added_(flows, false) {
-    auto& d = h_.dut();
-    d.ctrl_valid_i = 0;
-    d.rx_valid_i = 0;
-    d.seg_ready_i = 1;
-    d.note_ready_i = 1;
-    d.probe_flow_i = 0;
-    h_.reset();
-    h_.eval();
-    for (uint32_t i = 0; i < flows + 64 && !d.ctrl_ready_o; ++i) {
-      h_.tick();
-      h_.eval();
-    }
-    if (!d.ctrl_ready_o) throw std::runtime_error("SysTb: ctrl_ready_o still low after the init sweep");
+    reset_and_wait_init(h_, flows + 64, "SysTb");
   }
 
   Model& dut() { return h_.dut(); }
@@ -167,25 +156,9 @@ class SysTb {
   void step() {
     auto& d = h_.dut();
     const uint64_t c = h_.cycle();
-    d.ctrl_valid_i = !ctrl_.empty();
-    if (!ctrl_.empty()) {
-      const Ctrl& k = ctrl_.front();
-      d.ctrl_op_i = static_cast<uint8_t>(k.op);
-      d.ctrl_flow_i = k.flow;
-      d.ctrl_seq_i = k.seq;
-      d.ctrl_len_i = k.len;
-    }
-    d.rx_valid_i = !rx_.empty();
-    if (!rx_.empty()) {
-      const SysRxCmd& r = rx_.front();
-      d.rx_flow_i = r.flow;
-      d.rx_type_i = static_cast<uint8_t>(r.type);
-      d.rx_cum_ack_i = r.cum_ack;
-      d.rx_sack_valid_i = r.sack_valid;
-      d.rx_sack_idx_i = r.sack_idx;
-      d.rx_ecn_i = r.ecn;
-      d.rx_grant_i = r.grant;
-    }
+    drive_ctrl(d, ctrl_);
+    d.rx_valid_i = 0;
+    if (!rx_.empty()) drive_rx_beat(d, rx_.front(), rx_.front().ecn, rx_.front().grant);
     d.seg_ready_i = ready_p_ >= 1.0 || rng_.chance(ready_p_);
     h_.eval();
     if (d.ctrl_valid_i && d.ctrl_ready_o) {

@@ -60,6 +60,28 @@ inline SysRxCmd to_cmd(const RxEvent& e) {
   return r;
 }
 
+
+/// The closed loop of the random-loss tests: each cycle, the segments due
+/// on `fwd` arrive at the receiver (`arrive(c, s)`), its events go back
+/// through `ret` to the sender's rx stream, and the sender steps. Runs until
+/// `done()` (tested every 256 cycles), `max` cycles, or an error (the
+/// testbench's or `errors()`); returns the cycles run.
+template <class Tb, class Rx, class Arrive, class Done, class Errors>
+uint64_t run_closed_loop(Tb& tb, Rx& rx, Delay<SysSeg>& fwd, Delay<RxEvent>& ret, uint64_t max, Arrive&& arrive,
+                         Done&& done, Errors&& errors) {
+  uint64_t cycles = 0;
+  for (; cycles < max && errors() == 0 && tb.errors() == 0; ++cycles) {
+    const uint64_t c = tb.cycle();
+    fwd.pop_due(c, [&](const SysSeg& s) { arrive(c, s); });
+    rx.advance(c);
+    for (const RxEvent& e : rx.take_acks()) ret.push(c, e);
+    ret.pop_due(c, [&](const RxEvent& e) { tb.send_rx(to_cmd(e)); });
+    tb.step();
+    if ((cycles & 255) == 0 && done()) break;
+  }
+  return cycles;
+}
+
 inline SysRxCmd rx_cmd(uint32_t flow, SysRx type, uint32_t cum_ack = 0, bool sack_valid = false,
                        uint32_t sack_idx = 0, uint16_t grant = 0) {
   SysRxCmd r;

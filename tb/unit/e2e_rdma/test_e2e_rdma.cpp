@@ -420,16 +420,9 @@ TEST_CASE("e2e_rdma: rocev2: random loss: each NACK(expected) resends exactly fr
       if (rx.expected(f) != kSegs) return false;
     return true;
   };
-  uint64_t cycles = 0;
-  for (; cycles < kMax && err.count() == 0 && tb.errors() == 0; ++cycles) {
-    const uint64_t c = tb.cycle();
-    fwd.pop_due(c, [&](const SysSeg& s) { rx.segment(c, s.flow, s.idx, false); });
-    rx.advance(c);
-    for (const RxEvent& e : rx.take_acks()) ret.push(c, e);
-    ret.pop_due(c, [&](const RxEvent& e) { tb.send_rx(to_cmd(e)); });
-    tb.step();
-    if ((cycles & 255) == 0 && all_delivered()) break;
-  }
+  const uint64_t cycles = run_closed_loop(
+      tb, rx, fwd, ret, kMax, [&](uint64_t c, const SysSeg& s) { rx.segment(c, s.flow, s.idx, false); },
+      all_delivered, [&] { return err.count(); });
   INFO(tb.first_error());
   REQUIRE(tb.errors() == 0);
   INFO(err.first());
@@ -559,19 +552,13 @@ TEST_CASE("e2e_rdma: irn: random loss: only lost segments are resent, once each;
       if (rx.rcv_nxt(f) != kSegs) return false;
     return true;
   };
-  uint64_t cycles = 0;
-  for (; cycles < kMax && err.count() == 0 && tb.errors() == 0; ++cycles) {
-    const uint64_t c = tb.cycle();
-    fwd.pop_due(c, [&](const SysSeg& s) {
-      --fs[s.flow].in_flight[s.idx];
-      rx.segment(c, s.flow, s.idx, false);
-    });
-    rx.advance(c);
-    for (const RxEvent& e : rx.take_acks()) ret.push(c, e);
-    ret.pop_due(c, [&](const RxEvent& e) { tb.send_rx(to_cmd(e)); });
-    tb.step();
-    if ((cycles & 255) == 0 && all_delivered()) break;
-  }
+  const uint64_t cycles = run_closed_loop(
+      tb, rx, fwd, ret, kMax,
+      [&](uint64_t c, const SysSeg& s) {
+        --fs[s.flow].in_flight[s.idx];
+        rx.segment(c, s.flow, s.idx, false);
+      },
+      all_delivered, [&] { return err.count(); });
   INFO(tb.first_error());
   REQUIRE(tb.errors() == 0);
   INFO(err.first());

@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <deque>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -37,6 +38,7 @@
 #include "common/ref/roce_receiver.hpp"
 #include "common/ref/rx_common.hpp"
 #include "common/ref/seq.hpp"
+#include "common/top_drive.hpp"
 
 namespace tonic::livelock {
 
@@ -115,19 +117,10 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
   };
 
   // Reset and the init sweep (ctrl_ready_o rises when the flow state is clear).
-  d.ctrl_valid_i = 0;
-  d.rx_valid_i = 0;
-  d.seg_ready_i = 1;
-  d.note_ready_i = 1;
-  d.probe_flow_i = 0;
-  h.reset();
-  h.eval();
-  for (int i = 0; i < 4096 && !d.ctrl_ready_o; ++i) {
-    h.tick();
-    h.eval();
-  }
-  if (!d.ctrl_ready_o) {
-    fail("ctrl_ready_o still low after the init sweep");
+  try {
+    reset_and_wait_init(h, 4096, "livelock");
+  } catch (const std::runtime_error& e) {
+    fail(e.what());
     return res;
   }
 
@@ -210,13 +203,7 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
     if (d.rx_valid_i) {
       const RxEvent e = acks.front().e;
       acks.pop_front();
-      d.rx_flow_i = e.flow;
-      d.rx_type_i = e.type;
-      d.rx_cum_ack_i = e.cum_ack;
-      d.rx_sack_valid_i = e.sack_valid;
-      d.rx_sack_idx_i = e.sack_idx;
-      d.rx_ecn_i = e.ecn;
-      d.rx_grant_i = e.grant;
+      drive_rx_beat(d, e, e.ecn, e.grant);
       if (kind == Kind::kGoBack0 && e.type == ref::kRxNack && present && !restart_pending) {
         const uint32_t m = seq_dist(first, e.cum_ack) / cfg.msg_segments;
         const uint32_t msg_start = first + m * cfg.msg_segments;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "common/harness.hpp"
+#include "common/top_drive.hpp"
 #include "common/ref/link_model.hpp"
 #include "common/ref/seq.hpp"
 #include "common/rng.hpp"
@@ -84,22 +85,7 @@ class TonicTb {
 
   TonicTb(LinkConfig link_cfg, RxConfig rx_cfg, uint64_t seed)
       : link_(link_cfg, rx_cfg), rng_(seed), flows_(P::kFlows), wref_(P::kFlows, P::kWindow) {
-    auto& d = h_.dut();
-    d.ctrl_valid_i = 0;
-    d.rx_valid_i = 0;
-    d.seg_ready_i = 1;
-    d.note_ready_i = 1;
-    d.probe_flow_i = 0;
-    h_.reset();
-    // The DD engine's init sweep: FlowCount cycles after reset with
-    // ctrl_ready_o low (docs/sender-core.md). Wait for it so that cycle
-    // counts in tests start with an engine that takes control.
-    h_.eval();
-    for (uint32_t i = 0; i < P::kFlows + 4 && !d.ctrl_ready_o; ++i) {
-      h_.tick();
-      h_.eval();
-    }
-    if (!d.ctrl_ready_o) throw std::runtime_error("TonicTb: ctrl_ready_o still low after the init sweep");
+    reset_and_wait_init(h_, P::kFlows + 4, "TonicTb");
   }
 
   Harness<Model>& h() { return h_; }
@@ -133,14 +119,7 @@ class TonicTb {
     auto& d = h_.dut();
     const uint64_t c = h_.cycle();
     // Control.
-    d.ctrl_valid_i = !ctrl_.empty();
-    if (!ctrl_.empty()) {
-      const CtrlCmd& k = ctrl_.front();
-      d.ctrl_op_i = static_cast<uint8_t>(k.op);
-      d.ctrl_flow_i = k.flow;
-      d.ctrl_seq_i = k.seq;
-      d.ctrl_len_i = k.len;
-    }
+    drive_ctrl(d, ctrl_);
     // Incoming: injected events first, else the network's acks.
     d.rx_valid_i = 0;
     for (const AckEvent& a : link_.pop_acks(c)) pending_acks_.push_back(a);
@@ -248,17 +227,7 @@ class TonicTb {
   uint64_t decisions_checked() const { return wref_.ns_checked(); }
 
  private:
-  void drive_rx(const RxCmd& r) {
-    auto& d = h_.dut();
-    d.rx_valid_i = 1;
-    d.rx_flow_i = r.flow;
-    d.rx_type_i = static_cast<uint8_t>(r.type);
-    d.rx_cum_ack_i = r.cum_ack;
-    d.rx_sack_valid_i = r.sack_valid;
-    d.rx_sack_idx_i = r.sack_idx;
-    d.rx_ecn_i = 0;
-    d.rx_grant_i = 0;
-  }
+  void drive_rx(const RxCmd& r) { drive_rx_beat(h_.dut(), r, false, 0); }
 
   void apply_ctrl(const CtrlCmd& k) {
     FlowTrack& t = flows_[k.flow];

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// Port drivers of tonic_top shared by its testbenches (tb/unit/tonic's
+// TonicTb and tb/common/sys_tb.hpp's SysTb): the reset and the wait for the
+// DD engine's init sweep, the control beat and the rx beat.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "common/harness.hpp"
+
+namespace tonic {
+
+/// Idle inputs, reset, then the DD engine's init sweep: FlowCount cycles
+/// with ctrl_ready_o low (docs/sender-core.md), so that cycle counts in
+/// tests start with an engine that takes control. Throws when ctrl_ready_o
+/// is still low after `max_cycles`.
+template <class Model>
+void reset_and_wait_init(Harness<Model>& h, uint64_t max_cycles, const char* who) {
+  auto& d = h.dut();
+  d.ctrl_valid_i = 0;
+  d.rx_valid_i = 0;
+  d.seg_ready_i = 1;
+  d.note_ready_i = 1;
+  d.probe_flow_i = 0;
+  h.reset();
+  h.eval();
+  for (uint64_t i = 0; i < max_cycles && !d.ctrl_ready_o; ++i) {
+    h.tick();
+    h.eval();
+  }
+  if (!d.ctrl_ready_o) throw std::runtime_error(std::string(who) + ": ctrl_ready_o still low after the init sweep");
+}
+
+/// Drives the control port from the head of a queue of commands with fields
+/// op, flow, seq, len (valid iff the queue is not empty).
+template <class Model, class Queue>
+void drive_ctrl(Model& d, const Queue& q) {
+  d.ctrl_valid_i = !q.empty();
+  if (q.empty()) return;
+  const auto& k = q.front();
+  d.ctrl_op_i = static_cast<uint8_t>(k.op);
+  d.ctrl_flow_i = k.flow;
+  d.ctrl_seq_i = k.seq;
+  d.ctrl_len_i = k.len;
+}
+
+/// Drives one rx beat (valid) from a command with fields flow, type,
+/// cum_ack, sack_valid, sack_idx, and the ECN echo and grant given.
+template <class Model, class Cmd>
+void drive_rx_beat(Model& d, const Cmd& r, bool ecn, uint16_t grant) {
+  d.rx_valid_i = 1;
+  d.rx_flow_i = r.flow;
+  d.rx_type_i = static_cast<uint8_t>(r.type);
+  d.rx_cum_ack_i = r.cum_ack;
+  d.rx_sack_valid_i = r.sack_valid;
+  d.rx_sack_idx_i = r.sack_idx;
+  d.rx_ecn_i = ecn;
+  d.rx_grant_i = grant;
+}
+
+}  // namespace tonic
