@@ -29,26 +29,11 @@
 
 namespace tonic {
 
-enum class SysCtrl : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };
-enum class SysRx : uint8_t { kAck = 0, kSack = 1, kNack = 2, kPull = 3, kCnp = 4, kResend = 5 };
-
-struct SysRxCmd {
-  uint32_t flow = 0;
-  SysRx type = SysRx::kAck;
-  uint32_t cum_ack = 0;
-  bool sack_valid = false;
-  uint32_t sack_idx = 0;
-  bool ecn = false;
-  uint16_t grant = 0;
-};
-
-struct SysSeg {
-  uint64_t cycle = 0;
-  uint32_t flow = 0;
-  uint32_t idx = 0;
-  bool rtx = false;
-  uint32_t len = 0;
-};
+// The port types of common/top_drive.hpp under this testbench's names.
+using SysCtrl = CtrlOp;
+using SysRx = RxType;
+using SysRxCmd = RxCmd;
+using SysSeg = SegOut;
 
 /// credit_stats_o (tonic_dd_pkg::credit_stats_t), 32-bit fields from the
 /// least significant word.
@@ -194,10 +179,7 @@ class SysTb {
   const std::string& first_error() const { return first_error_; }
 
  private:
-  struct Ctrl {
-    SysCtrl op;
-    uint32_t flow, seq, len;
-  };
+  using Ctrl = CtrlCmd;
 
   void check(const SysSeg& s) {
     if (s.flow >= added_.size() || !added_[s.flow]) return fail(s.cycle, "address of a flow not added");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Port drivers of tonic_top shared by its testbenches (tb/unit/tonic's
-// TonicTb and tb/common/sys_tb.hpp's SysTb): the reset and the wait for the
-// DD engine's init sweep, the control beat and the rx beat.
+// Port types and drivers of tonic_top shared by its testbenches
+// (tb/unit/tonic's TonicTb, tb/common/sys_tb.hpp's SysTb, the live-lock
+// rig): the control and rx beats, a segment address that left, the reset
+// and the wait for the DD engine's init sweep.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,38 @@
 #include "common/harness.hpp"
 
 namespace tonic {
+
+/// ctrl_op_i (tonic_dd_pkg::ctrl_op_e) and rx_type_i (rx_type_e).
+enum class CtrlOp : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };
+enum class RxType : uint8_t { kAck = 0, kSack = 1, kNack = 2, kPull = 3, kCnp = 4, kResend = 5 };
+
+/// One control command (ctrl_* port).
+struct CtrlCmd {
+  CtrlOp op = CtrlOp::kAdd;
+  uint32_t flow = 0;
+  uint32_t seq = 0;
+  uint32_t len = 0;
+};
+
+/// One incoming control packet (rx_* port).
+struct RxCmd {
+  uint32_t flow = 0;
+  RxType type = RxType::kAck;
+  uint32_t cum_ack = 0;
+  bool sack_valid = false;
+  uint32_t sack_idx = 0;
+  bool ecn = false;
+  uint16_t grant = 0;
+};
+
+/// A segment address that left (seg_* port) and the cycle it left in.
+struct SegOut {
+  uint64_t cycle = 0;
+  uint32_t flow = 0;
+  uint32_t idx = 0;
+  bool rtx = false;
+  uint32_t len = 0;
+};
 
 /// Idle inputs, reset, then the DD engine's init sweep: FlowCount cycles
 /// with ctrl_ready_o low (docs/sender-core.md), so that cycle counts in

@@ -39,32 +39,6 @@ namespace tonic {
 /// Constants of a tonic_top build (from the model's parameters).
 template <class Model> struct TonicParams;
 
-enum class CtrlOp : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };
-enum class RxType : uint8_t { kAck = 0, kSack = 1, kNack = 2, kPull = 3, kCnp = 4, kResend = 5 };
-
-struct CtrlCmd {
-  CtrlOp op = CtrlOp::kAdd;
-  uint32_t flow = 0;
-  uint32_t seq = 0;
-  uint32_t len = 0;
-};
-
-struct RxCmd {
-  uint32_t flow = 0;
-  RxType type = RxType::kAck;
-  uint32_t cum_ack = 0;
-  bool sack_valid = false;
-  uint32_t sack_idx = 0;
-};
-
-struct SegOut {
-  uint64_t cycle = 0;
-  uint32_t flow = 0;
-  uint32_t idx = 0;
-  bool rtx = false;
-  uint32_t len = 0;
-};
-
 /// What the testbench knows about one flow.
 struct FlowTrack {
   bool added = false;
@@ -227,7 +201,7 @@ class TonicTb {
   uint64_t decisions_checked() const { return wref_.ns_checked(); }
 
  private:
-  void drive_rx(const RxCmd& r) { drive_rx_beat(h_.dut(), r, false, 0); }
+  void drive_rx(const RxCmd& r) { drive_rx_beat(h_.dut(), r, r.ecn, r.grant); }
 
   void apply_ctrl(const CtrlCmd& k) {
     FlowTrack& t = flows_[k.flow];
