@@ -16,6 +16,7 @@
 
 #include "common/ref/dcqcn_ref.hpp"
 #include "common/ref/rx_common.hpp"
+#include "common/ref/switch_queue.hpp"
 #include "common/sys_tb.hpp"
 
 namespace tonic::e2e {
@@ -60,6 +61,16 @@ inline SysRxCmd to_cmd(const RxEvent& e) {
   return r;
 }
 
+
+/// A segment address that left the sender, as a packet into the switch.
+inline SwitchPacket to_switch_packet(const SysSeg& s) {
+  SwitchPacket p;
+  p.flow = s.flow;
+  p.seg = s.idx;
+  p.len = s.len;
+  p.rtx = s.rtx;
+  return p;
+}
 
 /// The closed loop of the random-loss tests: each cycle, the segments due
 /// on `fwd` arrive at the receiver (`arrive(c, s)`), its events go back

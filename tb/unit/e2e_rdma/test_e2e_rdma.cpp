@@ -237,14 +237,7 @@ TEST_CASE("e2e_rdma: ndp: closed loop with trimming and lost pulls: one segment 
   auto cycle = [&]() {
     const uint64_t c = tb.cycle();
     for (const SwitchPacket& p : sw.pop(c)) rx.segment(c, p.flow, p.seg, p.trimmed);
-    fwd.pop_due(c, [&](const SysSeg& s) {
-      SwitchPacket p;
-      p.flow = s.flow;
-      p.seg = s.idx;
-      p.len = s.len;
-      p.rtx = s.rtx;
-      sw.push(c, p);
-    });
+    fwd.pop_due(c, [&](const SysSeg& s) { sw.push(c, to_switch_packet(s)); });
     rx.advance(c);
     for (const RxEvent& e : rx.take_acks()) ret.push(c, e);
     ret.pop_due(c, [&](const RxEvent& e) {
@@ -796,14 +789,7 @@ TEST_CASE("e2e_rdma: rocev2: two DCQCN flows share one ECN-marking 40 Gb/s bottl
       rx.segment(c, p.flow, p.seg, p.ce);
       bins[p.flow][i / kBin] += p.len;
     }
-    fwd.pop_due(c, [&](const SysSeg& s) {
-      SwitchPacket p;
-      p.flow = s.flow;
-      p.seg = s.idx;
-      p.len = s.len;
-      p.rtx = s.rtx;
-      sw.push(c, p);
-    });
+    fwd.pop_due(c, [&](const SysSeg& s) { sw.push(c, to_switch_packet(s)); });
     rx.advance(c);
     for (const RxEvent& e : rx.take_acks()) ret.push(c, e);
     ret.pop_due(c, [&](const RxEvent& e) { tb.send_rx(to_cmd(e)); });
