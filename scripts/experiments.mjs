@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// experiments.mjs — the tables of the experiments the tests run, from the
+// JSON they leave in build/reports/, into docs/results.md:
+//   rate_accuracy.json  tb/unit/credit_rtl (ctest -L credit_rtl): the
+//                       long-run rate of the RTL against the configured one
+//   livelock.json       tb/unit/livelock (ctest -L livelock): go-back-0 vs
+//                       go-back-N vs IRN at 1/256 loss
+// A report that is missing is skipped with a note (run its test first).
+// usage: node scripts/experiments.mjs   (make experiments: the tests, then this)
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { markdownTable, REPORTS, updateResults } from './report.mjs';
+
+function load(name) {
+  const file = path.join(REPORTS, name);
+  if (!fs.existsSync(file)) {
+    console.log(`experiments: ${name} missing (run its test first), skipped`);
+    return null;
+  }
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+const pct = (x, digits = 4) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(digits)} %`;
+const rate = (bps) => (bps >= 1e9 ? `${bps / 1e9} Gb/s` : `${bps / 1e6} Mb/s`);
+
+const acc = load('rate_accuracy.json');
+if (acc) {
+  const sizes = [...new Set(acc.rows.map((r) => r.segment_bytes))].sort((a, b) => a - b);
+  const rates = [...new Set(acc.rows.map((r) => r.rate_bps))].sort((a, b) => a - b);
+  const worst = new Map(acc.worst_abs_error_per_decade.map((w) => [w.rate_bps, w.error]));
+  const rows = rates.map((bps) => ({ bps, cells: sizes.map((s) => acc.rows.find((r) => r.rate_bps === bps && r.segment_bytes === s)) }));
+  updateResults('rate_accuracy', 'Rate accuracy of the rate scheme (RTL; scripts/experiments.mjs)', markdownTable(rows, [
+    ['rate', (r) => rate(r.bps)],
+    ...sizes.map((s, i) => [`${s} B`, (r) => {
+      const c = r.cells[i];
+      if (!c) return '-';
+      return c.output_limited ? `output-limited (${(c.measured_bytes_per_cycle / s).toFixed(4)} seg/cycle)` : pct(c.error);
+    }]),
+    ['worst abs', (r) => (worst.has(r.bps) ? `${(100 * worst.get(r.bps)).toFixed(4)} %` : '-')],
+  ]) + `\nSource: ${acc.source}; the error is against the configured rate in RU.\n`);
+}
+
+const ll = load('livelock.json');
+if (ll) {
+  const c = ll.config;
+  updateResults('livelock', 'Live-lock: go-back-0 vs go-back-N vs IRN (RTL; scripts/experiments.mjs)', markdownTable(ll.runs, [
+    ['protocol', (r) => r.protocol],
+    ['goodput (fraction of line rate)', (r) => r.goodput_fraction.toFixed(4)],
+    ['messages completed', (r) => r.messages_completed],
+    ['cycles', (r) => r.cycles],
+    ['retransmissions', (r) => r.retransmissions],
+    ['restarts', (r) => r.restarts],
+  ]) + `\n${c.messages_target} messages of ${c.message_bytes} B, ${c.segment_bytes}-B segments, loss ${c.loss_rate}, ` +
+    `${c.one_way_delay_cycles} cycles each way (docs/design/livelock.md).\n`);
+}
