@@ -5,6 +5,8 @@
 //                       long-run rate of the RTL against the configured one
 //   livelock.json       tb/unit/livelock (ctest -L livelock): go-back-0 vs
 //                       go-back-N vs IRN at 1/256 loss
+//   window003.json      tb/unit/window003 (ctest -L window003): seed 003's
+//                       receive window under reordering and loss (C++ model)
 // A report that is missing is skipped with a note (run its test first).
 // usage: node scripts/experiments.mjs   (make experiments: the tests, then this)
 import fs from 'node:fs';
@@ -53,4 +55,29 @@ if (ll) {
     ['restarts', (r) => r.restarts],
   ]) + `\n${c.messages_target} messages of ${c.message_bytes} B, ${c.segment_bytes}-B segments, loss ${c.loss_rate}, ` +
     `${c.one_way_delay_cycles} cycles each way (docs/design/livelock.md).\n`);
+}
+
+const w = load('window003.json');
+if (w) {
+  const c = w.config;
+  const reorder = markdownTable(w.reorder, [
+    ['sender on a beyond-window RESEND', (r) => r.beyond_window_resend],
+    ['W', (r) => r.window],
+    ['throughput vs in order', (r) => r.throughput_fraction.toFixed(3)],
+    ['retransmissions', (r) => r.retransmissions.toFixed(0)],
+    ['beyond-window drops', (r) => r.beyond_window_drops.toFixed(0)],
+    ['timeouts', (r) => r.timeouts.toFixed(1)],
+  ]);
+  const loss = markdownTable(w.loss, [
+    ['packets', (r) => r.packets],
+    ['loss %', (r) => (100 * r.loss_rate).toFixed(1)],
+    ['partial / loss-free', (r) => r.partial_relative.toFixed(3)],
+    ['whole message / loss-free', (r) => r.whole_relative.toFixed(2)],
+    ['partial retransmissions', (r) => r.partial_retransmissions.toFixed(1)],
+    ['whole restarts', (r) => r.whole_restarts.toFixed(1)],
+  ]);
+  updateResults('window003', 'Seed 003 receive window: reordering and loss (C++ model; scripts/experiments.mjs)',
+    `Reordering distance ${c.reorder.jitter_cycles}, ${c.reorder.packets} packets, mean of ${c.reorder.seeds} seeds:\n\n${reorder}` +
+    `\nLoss, W ${c.loss.window}, jitter ${c.loss.jitter_cycles}, mean of ${c.loss.seeds} seeds; completion time relative to loss-free:\n\n${loss}` +
+    `\nRTT ${c.rtt_cycles} cycles, one packet per cycle (${w.doc}).\n`);
 }
