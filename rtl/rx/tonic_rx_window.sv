@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_rx_window: one arrival step of a receive window (WBASE + WVEC).
+//
+// WBASE is the lowest index not received; bit k of WVEC (k = 1..W-1) says
+// index WBASE + k is held (bit 0 is always 0 in a stored window). For an
+// arriving index idx_i, d = idx_i - WBASE (serial, 32 bits):
+//   - d < 0              : kind_o = WinBelow   (duplicate), window unchanged;
+//   - d >= W             : kind_o = WinBeyond, window unchanged;
+//   - 0 < d < W, bit set : kind_o = WinHeld    (duplicate), window unchanged;
+//   - 0 < d < W, clear   : kind_o = WinNew, the bit is set;
+//   - d = 0              : kind_o = WinInOrder, WBASE advances by 1 + the
+//     run of set bits after it (tonic_ones_from_head at head 0 of
+//     WVEC | 1) and WVEC shifts down by as much.
+// hole_o: WVEC held something before the arrival. wbase_o / wvec_o are the
+// window after the arrival. Purely combinational; every receive mode uses
+// it (RoCE with WVEC always 0).
+`default_nettype none
+
+module tonic_rx_window #(
+  /// Window size in bits; a power of two, 32..256.
+  parameter int unsigned W = 128,
+  /// Offset width (do not override).
+  localparam int unsigned IdxW = $clog2(W)
+) (
+  input  wire logic [31:0]  wbase_i,  // WBASE before the arrival
+  input  wire logic [W-1:0] wvec_i,   // WVEC before the arrival (bit 0 clear)
+  input  wire logic [31:0]  idx_i,    // arriving index
+  output logic [2:0]        kind_o,   // WinBelow .. WinInOrder (localparams below)
+  output logic              hole_o,   // WVEC was not empty
+  output logic [31:0]       wbase_o,  // WBASE after the arrival
+  output logic [W-1:0]      wvec_o    // WVEC after the arrival
+);
+  if (W < 32 || W > 256 || (W & (W - 1)) != 0) begin : g_check
+    $fatal(1, "tonic_rx_window: W must be a power of two in 32..256");
+  end
+
+  // Arrival kinds (kind_o).
+  localparam logic [2:0] WinBelow   = 3'd0;
+  localparam logic [2:0] WinHeld    = 3'd1;
+  localparam logic [2:0] WinBeyond  = 3'd2;
+  localparam logic [2:0] WinNew     = 3'd3;
+  localparam logic [2:0] WinInOrder = 3'd4;
+
+  logic [31:0]     d;
+  logic            below, beyond, zero;
+  logic [IdxW-1:0] off;
+  logic [W-1:0]    onehot, head_set;
+  logic [IdxW:0]   run;
+
+  assign d      = idx_i - wbase_i;
+  assign below  = d[31];
+  assign beyond = !below && (d[30:IdxW] != '0);
+  assign zero   = d == '0;
+  assign off    = d[IdxW-1:0];
+  assign onehot = W'(1) << off;
+  assign hole_o = wvec_i != '0;
+
+  // Advance at the head: the run of ones of WVEC | 1 from bit 0.
+  assign head_set = wvec_i | W'(1);
+  tonic_ones_from_head #(
+    .W(W)
+  ) u_run (
+    .bits_i (head_set),
+    .head_i ('0),
+    .count_o(run)
+  );
+
+  always_comb begin
+    kind_o  = WinBelow;
+    wbase_o = wbase_i;
+    wvec_o  = wvec_i;
+    if (below) begin
+      kind_o = WinBelow;
+    end else if (beyond) begin
+      kind_o = WinBeyond;
+    end else if (zero) begin
+      kind_o  = WinInOrder;
+      wbase_o = wbase_i + 32'(run);
+      wvec_o  = (run == (IdxW + 1)'(W)) ? '0 : head_set >> run;
+    end else if ((wvec_i & onehot) != '0) begin
+      kind_o = WinHeld;
+    end else begin
+      kind_o = WinNew;
+      wvec_o = wvec_i | onehot;
+    end
+  end
+endmodule
+
+`default_nettype wire
