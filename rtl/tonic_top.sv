@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// tonic_top: Tonic sender — data-delivery engine + credit engine (window
-// credit), one segment address per cycle.
+// tonic_top: Tonic sender — data-delivery engine + credit engine, one
+// segment address per cycle; with the rate scheme also the rate credit cell
+// (tonic_rate_credit) that grants the DD engine's permits. The credit
+// scheme is the protocol's (docs/design/credit-schemes.md).
 //
 // Streams (docs/sender-core.md):
 //   ctrl  (valid/ready)  host driver: ADD / POST / REMOVE a flow

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tonic_dd_engine: data-delivery engine, window credit (first version).
+// tonic_dd_engine: data-delivery engine.
 //
 // Decides what each flow sends next (DESIGN.md 2.1, 2.2): the active set
 // (flows with something to send and fewer than RingN addresses outstanding),
@@ -8,7 +8,10 @@
 // tonic_proto_periodic, retransmission timer), the next-segment processor
 // (first pending retransmission after wnd_start, else the next new segment;
 // both inside the window, new ones also inside the posted data) and
-// transmit notify.
+// transmit notify. With the rate or token credit scheme next-seg also needs
+// a permit per segment (the credit gate near the end of this file;
+// docs/design/credit-schemes.md): permits come from tonic_rate_credit
+// (rate) or from pulls and the protocol's tokens_o (token).
 //
 // Per-flow state, grouped by writer (docs/design/sender-core.md):
 //   control  : present, seg_size, last_len, posted        (+ everything on ADD)
