@@ -95,7 +95,7 @@ module tonic_top
   logic [31:0]     rc_upd_rate;
   logic [4:0]      rc_grant_cnt;
   credit_stats_t   dd_credit_stats;
-  logic            rc_upd_drop, rc_wait;
+  logic            rc_wait;
 
   tonic_dd_engine #(
     .FlowCount(FlowCount),
@@ -180,22 +180,21 @@ module tonic_top
       .grant_flow_o (rc_grant_flow),
       .grant_cnt_o  (rc_grant_cnt),
       .now_o        (rc_now_unused),
-      .upd_drop_o   (rc_upd_drop),
       .wait_o       (rc_wait)
     );
-    logic [31:0] rc_drops_q, rc_waits_q;
+    logic [31:0] rc_updates_q, rc_waits_q;
     always_ff @(posedge clk_i) begin
       if (rst_i) begin
-        rc_drops_q <= '0;
-        rc_waits_q <= '0;
+        rc_updates_q <= '0;
+        rc_waits_q   <= '0;
       end else begin
-        rc_drops_q <= rc_drops_q + 32'(rc_upd_drop);
-        rc_waits_q <= rc_waits_q + 32'(rc_wait);
+        rc_updates_q <= rc_updates_q + 32'(rc_upd_valid);
+        rc_waits_q   <= rc_waits_q + 32'(rc_wait);
       end
     end
     always_comb begin
       credit_stats_o                = dd_credit_stats;
-      credit_stats_o.rate_upd_drops = rc_drops_q;
+      credit_stats_o.rate_updates   = rc_updates_q;
       credit_stats_o.rate_waits     = rc_waits_q;
     end
   end else begin : g_no_rate
@@ -203,11 +202,11 @@ module tonic_top
     assign rc_grant_valid = 1'b0;
     assign rc_grant_flow  = '0;
     assign rc_grant_cnt   = '0;
-    assign {rc_upd_drop, rc_wait} = '0;
+    assign rc_wait        = 1'b0;
     assign credit_stats_o = dd_credit_stats;
     logic unused_rate;
     assign unused_rate = ^{rc_init_valid, rc_init_flow, rc_init_len, rc_upd_valid, rc_upd_flow,
-                           rc_upd_rate, rc_req_valid, rc_req_flow, rc_upd_drop, rc_wait,
+                           rc_upd_rate, rc_req_valid, rc_req_flow, rc_wait,
                            32'(BurstBytes), 32'(RateInit)};
   end
 

@@ -26,9 +26,12 @@
 //     lost nor counted twice. A flow that is waiting is checked at once with
 //     the new rate (granted, or re-armed).
 // Op priority: INIT, SET RATE, wake-up, request. Requests form a set (a
-// flow asks at most once until it is served: tonic_flow_fifo); rate updates
-// wait in an 8-entry queue whose overflow is dropped and counted
-// (upd_drop_o).
+// flow asks at most once until it is served: tonic_flow_fifo). Rate updates
+// are merged per flow: the latest rate waits in a per-flow register
+// (LUTRAM) and the flow in a set like the requests', so none is lost and
+// the last one a protocol wrote is the one applied (an update that arrives
+// in the cycle its flow's op starts re-queues the flow: the set puts a flow
+// popped and inserted in one cycle back at the tail).
 //
 // Pipeline (5 stages, one op per cycle): C0 select, state read (block RAM);
 // C1 t - t0, capped at 2^28; C2 R * dt (DSP); C3 c0 + product, capped at
@@ -63,7 +66,7 @@ module tonic_rate_credit #(
   output logic                 init_ready_o,
   input  wire logic [IdW-1:0]  init_flow_i,
   input  wire logic [LenW-1:0] init_len_i,   // the flow's segment size
-  // SET RATE (no ready: queued, overflow dropped and counted).
+  // SET RATE (no ready: merged per flow, the latest rate is applied).
   input  wire logic            upd_valid_i,
   input  wire logic [IdW-1:0]  upd_flow_i,
   input  wire logic [31:0]     upd_rate_i,   // RU
@@ -76,7 +79,6 @@ module tonic_rate_credit #(
   output logic      [4:0]      grant_cnt_o,
   // Time and statistics.
   output logic      [31:0]     now_o,
-  output logic                 upd_drop_o,   // a rate update was dropped (pulse)
   output logic                 wait_o        // a flow was armed to wait (pulse)
 );
   if (BurstBytes == 0 || BurstBytes >= (1 << 27)) begin : g_check_burst
@@ -175,25 +177,36 @@ module tonic_rate_credit #(
   );
   assign init_ready_o = in_cnt != 3'd4;
 
-  logic        up_valid, up_pop, up_push_ok;
-  flow_t       up_flow;
-  logic [31:0] up_rate;
-  logic [3:0]  up_cnt_unused;
-  tonic_small_fifo #(
-    .Width(IdW + 32),
-    .Depth(8)
-  ) u_upd_q (
+  // Rate updates: the latest rate per flow, and the set of flows with one
+  // pending.
+  logic [31:0]  pend_rate [FlowCount];
+  logic         up_valid, up_pop;
+  flow_t        up_flow;
+  logic [31:0]  up_rate;
+  logic         up_nxt_valid_unused;
+  flow_t        up_nxt_id_unused;
+  logic [IdW:0] up_count_unused;
+  always_ff @(posedge clk_i) begin
+    if (upd_valid_i) begin
+      pend_rate[upd_flow_i] <= upd_rate_i;
+    end
+  end
+  tonic_flow_fifo #(
+    .FlowCount (FlowCount),
+    .WritePorts(2)
+  ) u_upd_set (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
-    .push_i     (upd_valid_i),
-    .data_i     ({upd_flow_i, upd_rate_i}),
-    .push_ok_o  (up_push_ok),
+    .ins_valid_i({1'b0, upd_valid_i}),
+    .ins_id_i   ({upd_flow_i, upd_flow_i}),
     .out_valid_o(up_valid),
     .out_ready_i(up_pop),
-    .out_data_o ({up_flow, up_rate}),
-    .count_o    (up_cnt_unused)
+    .out_id_o   (up_flow),
+    .nxt_valid_o(up_nxt_valid_unused),
+    .nxt_id_o   (up_nxt_id_unused),
+    .count_o    (up_count_unused)
   );
-  assign upd_drop_o = upd_valid_i && !up_push_ok;
+  assign up_rate = pend_rate[up_flow];
 
   logic           rq_valid, rq_pop;
   flow_t          rq_flow;

@@ -54,7 +54,7 @@ package tonic_dd_pkg;
     logic [31:0] tok_excess;     // token: an add cut short so permits stay <= 65535
     logic [31:0] per_cancelled;  // a periodic call cancelled: its credit write met stage 2's
     logic [31:0] parks;          // next-seg found a flow without a permit
-    logic [31:0] rate_upd_drops; // rate: an update dropped (the rate queue was full)
+    logic [31:0] rate_updates;   // rate: updates sent to the rate cell (merged per flow there, none lost)
     logic [31:0] rate_waits;     // rate: a flow armed to wait for credit
     logic [31:0] permits;        // permits granted (rate) or tokens added (token)
   } credit_stats_t;

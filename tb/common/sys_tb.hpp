@@ -38,7 +38,7 @@ using SysSeg = SegOut;
 /// credit_stats_o (tonic_dd_pkg::credit_stats_t), 32-bit fields from the
 /// least significant word.
 enum class CreditStat : int {
-  kPermits = 0, kRateWaits = 1, kRateUpdDrops = 2, kParks = 3, kPerCancelled = 4, kTokExcess = 5,
+  kPermits = 0, kRateWaits = 1, kRateUpdates = 2, kParks = 3, kPerCancelled = 4, kTokExcess = 5,
   kPullStale = 6
 };
 
