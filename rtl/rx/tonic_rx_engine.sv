@@ -10,30 +10,50 @@
 // data_ready_o is low while cfg_valid_i is high) and its flow is presented
 // to the state memory. Cycle t+1 (stage 1): the flow's state is read, the
 // window cell (tonic_rx_window) and the mode's rules run, the state is
-// written back, up to two control packets enter the control queue, and
-// the decision is registered: dlv_valid_o / done_valid_o in cycle t+2.
-// The state memory (tonic_state_ram, registered reads, address one cycle
+// written back, and the decision is registered: dlv_valid_o /
+// done_valid_o in cycle t+2. Stage 1's control packets (at most two) and
+// counter increments go into the stage-2 register; cycle t+2 (stage 2):
+// they enter the control queue and stats_o (visible from cycle t+3). The
+// state memory (tonic_state_ram, registered reads, address one cycle
 // ahead) forwards the writes of a cycle to the next cycle's read, so
-// back-to-back descriptors of one flow see each other's effect.
+// back-to-back descriptors of one flow see each other's effect: the
+// read-modify-write of a flow's word stays within stage 1, and only what
+// leaves the flow (packets, counters) is pipelined.
+//
+// Depth (rx_1024x128 against its levels target, docs/timing-model.md;
+// figures in build/reports/synth.json): stage 1 ends at flip-flops and the
+// state memory's write port, not at the queue's write decode or the
+// counters' 32-bit adders; completion is `end - WBASE == run` (the difference from
+// the state word, computed in parallel with the run; low bits compared
+// when the high ones are zero) instead of `WBASE + run == end`; the
+// window cell's in-order test is an equality and its "window still holds
+// something" a thermometer (no OR after the shift); a timer's start
+// (tmr_t) is written whenever the timer is off or restarted, so its write
+// enable does not wait for the completion test. The critical path left:
+// state read -> run of ones (tonic_ones_from_head) -> WBASE + run ->
+// state write / pacer FIFO.
 //
 // Scan. A pointer visits flow ids 0, 1, ... one per cycle through a second
 // read port and the second write port, and fires the flow's timer when it
 // is due (`now - start >= timeout`): the TCP delayed ack (AckDelay) and
-// the window-mode WBASE timeout (ResendTimeout). The pointer stays on its
-// flow (no action) in a cycle when stage 1 works on that same flow, or
-// when the control queue holds more than CtlDepth - 4 packets.
+// the window-mode WBASE timeout (ResendTimeout); its packet and counters
+// also pass the stage-2 register. The pointer stays on its flow (no
+// action) in a cycle when stage 1 works on that same flow, or when the
+// control queue and the stage-2 register hold more than CtlDepth - 4
+// packets.
 //
 // Pull pacer (NDP). Every NDP ack / NACK increments the flow's pull
 // number and queues {flow, pull number, WBASE} in a FIFO shared by all
-// flows; the FIFO head leaves as a PULL when PullGap cycles have passed
-// since the previous pull and the control queue holds at most
-// CtlDepth - 4 packets.
+// flows; the FIFO head leaves as a PULL (straight into the queue) when
+// PullGap cycles have passed since the previous pull and the control
+// queue and the stage-2 register hold at most CtlDepth - 4 packets.
 //
-// Control queue. Per cycle at most four packets enter, in this order:
-// stage 1's packet, stage 1's CNP, the scan's packet, the pacer's PULL.
-// data_ready_o is low while the queue holds more than CtlDepth - 8
-// packets or the pacer more than PullDepth - 2 requests, so no control
-// packet is ever lost to back-pressure.
+// Control queue. Per cycle at most four packets enter, in this order: the
+// stage-2 register's (stage 1's packet, stage 1's CNP, the scan's packet,
+// all made in the cycle before), then this cycle's PULL. data_ready_o is
+// low while the queue and the stage-2 register hold more than
+// CtlDepth - 8 packets or the pacer more than PullDepth - 2 requests, so
+// no control packet is ever lost to back-pressure.
 //
 // Bad input is counted in stats_o and dropped without any other state
 // change: a flow id out of range or not open, a zombie (window mode).
@@ -167,12 +187,13 @@ module tonic_rx_engine
 
   // ---------------------------------------------------------------------
   // Acceptance (cycle t) and the stage-1 register.
-  logic [CtlW:0]  ctl_cnt_q;
+  logic [CtlW:0]  ctl_cnt_q;   // control queue entries
+  logic [CtlW:0]  ctl_room;    // entries + packets in the stage-2 register
   logic [PullW-1:0] pace_cnt;
   logic           take_cfg, take_data;
 
   assign cfg_ready_o  = 1'b1;
-  assign data_ready_o = !cfg_valid_i && ctl_cnt_q <= (CtlW + 1)'(CtlDepth - 8)
+  assign data_ready_o = !cfg_valid_i && ctl_room <= (CtlW + 1)'(CtlDepth - 8)
                         && pace_cnt <= PullW'(PullDepth - 2);
   assign take_cfg     = cfg_valid_i;
   assign take_data    = data_valid_i && data_ready_o;
@@ -255,9 +276,10 @@ module tonic_rx_engine
   flow_t       s;       // state read
   flow_t       sn;      // state written
   logic [2:0]  kind;
-  logic        hole;
+  logic        hole, w_left;
   seq_t        w_base;
   logic [W-1:0] w_vec;
+  logic [$clog2(W):0] w_run;
 
   assign s = st_rd[0];
 
@@ -270,8 +292,19 @@ module tonic_rx_engine
     .kind_o (kind),
     .hole_o (hole),
     .wbase_o(w_base),
-    .wvec_o (w_vec)
+    .wvec_o (w_vec),
+    .run_o  (w_run),
+    .left_o (w_left)
   );
+
+  // An in-order arrival completes the message: WBASE + run = end, i.e.
+  // end - WBASE = run, with the difference computed from the state read in
+  // parallel with the run (no add, then compare, on the path).
+  seq_t        to_end;
+  logic        fin;
+  assign to_end = s.end_idx - s.wbase;
+  assign fin    = s.bounded && to_end[31:$clog2(W) + 1] == '0
+                  && to_end[$clog2(W):0] == w_run;
 
   logic        nack_ok, cnp_ok, zombie;
   assign nack_ok = !s.nack_on || (now_q - s.nack_t) >= 32'(NackGap);
@@ -377,7 +410,7 @@ module tonic_rx_engine
           end
         endcase
         // Completion (every mode): WBASE reaches the message end.
-        if (kind == WinInOrder && s.bounded && !s.done && w_base == s.end_idx) begin
+        if (kind == WinInOrder && !s.done && fin) begin
           sn.done = 1'b1;
           done_d  = 1'b1;
           i_done  = 1'b1;
@@ -393,13 +426,13 @@ module tonic_rx_engine
               a_pkt.sack_valid = 1'b1;
               a_pkt.sack_idx   = s1_d_q.idx;
             end
+            // A stopped timer's start is not read: restart it whether or
+            // not the branch below arms it.
+            if (!s.tmr_on) sn.tmr_t = now_q;
             if (kind == WinInOrder && !hole && s.delack && !s.unacked) begin
               // Delayed: wait for the second segment or AckDelay.
               sn.unacked = 1'b1;
-              if (!s.tmr_on) begin
-                sn.tmr_on = 1'b1;
-                sn.tmr_t  = now_q;
-              end
+              sn.tmr_on  = 1'b1;
             end else begin
               a_push     = 1'b1;
               sn.unacked = 1'b0;
@@ -460,12 +493,14 @@ module tonic_rx_engine
               i_resend1 = 1'b1;
             end else if (kind == WinNew || kind == WinInOrder) begin
               if (kind == WinInOrder) sn.tmo = '0;
-              if (kind == WinInOrder && s.bounded && w_base == s.end_idx) begin
+              // tmr_t restarts on every delivered arrival; when the timer
+              // stops it is not read (kept off the completion test's path).
+              sn.tmr_t = now_q;
+              if (kind == WinInOrder && fin) begin
                 a_push    = 1'b1;  // completion ack
                 sn.tmr_on = 1'b0;
               end else begin
-                sn.tmr_on = s.bounded || w_vec != '0;
-                sn.tmr_t  = now_q;
+                sn.tmr_on = s.bounded || w_left;
               end
             end
           end
@@ -503,7 +538,7 @@ module tonic_rx_engine
 
   always_comb begin
     tn        = t;
-    sc_go     = ctl_cnt_q <= (CtlW + 1)'(CtlDepth - 4) && !(s1_valid_q && s1_addr_q == sp_q);
+    sc_go     = ctl_room <= (CtlW + 1)'(CtlDepth - 4) && !(s1_valid_q && s1_addr_q == sp_q);
     sp_d      = sc_go ? sp_q + addr_t'(1) : sp_q;
     sc_push   = 1'b0;
     st_we[1]  = 1'b0;
@@ -565,7 +600,7 @@ module tonic_rx_engine
     .count_o    (pace_cnt)
   );
 
-  assign pace_pop = pace_valid && pace_wait_q == '0 && ctl_cnt_q <= (CtlW + 1)'(CtlDepth - 4);
+  assign pace_pop = pace_valid && pace_wait_q == '0 && ctl_room <= (CtlW + 1)'(CtlDepth - 4);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -586,20 +621,75 @@ module tonic_rx_engine
   end
 
   // ---------------------------------------------------------------------
-  // Control queue: up to four pushes per cycle, one pop.
+  // Stage 2: the packets of stage 1 (its packet and CNP) and of the scan,
+  // and the counter increments of both, registered; in the next cycle they
+  // enter the control queue (with the pacer's PULL of that cycle, last)
+  // and the counters. Stage 1's and the scan's decisions end at flip-flops,
+  // not at the queue's write decode or the 32-bit counter adders.
+  logic    p_a_q, p_b_q, p_sc_q;
+  rx_ctl_t p_a_pkt_q, p_b_pkt_q, p_sc_pkt_q;
+  logic    p_unknown_q, p_zombie_q, p_dup_q, p_beyond_q, p_trim_q, p_gbn_q, p_nsupp_q,
+           p_csupp_q, p_resend1_q, p_resend2_q, p_goback_q, p_done_q;
+
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      p_a_q       <= 1'b0;
+      p_b_q       <= 1'b0;
+      p_sc_q      <= 1'b0;
+      p_unknown_q <= 1'b0;
+      p_zombie_q  <= 1'b0;
+      p_dup_q     <= 1'b0;
+      p_beyond_q  <= 1'b0;
+      p_trim_q    <= 1'b0;
+      p_gbn_q     <= 1'b0;
+      p_nsupp_q   <= 1'b0;
+      p_csupp_q   <= 1'b0;
+      p_resend1_q <= 1'b0;
+      p_resend2_q <= 1'b0;
+      p_goback_q  <= 1'b0;
+      p_done_q    <= 1'b0;
+    end else begin
+      p_a_q       <= a_push;
+      p_b_q       <= b_push;
+      p_sc_q      <= sc_push;
+      p_unknown_q <= i_unknown;
+      p_zombie_q  <= i_zombie;
+      p_dup_q     <= i_dup;
+      p_beyond_q  <= i_beyond;
+      p_trim_q    <= i_trim;
+      p_gbn_q     <= i_gbn;
+      p_nsupp_q   <= i_nsupp;
+      p_csupp_q   <= i_csupp;
+      p_resend1_q <= i_resend1;
+      p_resend2_q <= i_resend2;
+      p_goback_q  <= i_goback;
+      p_done_q    <= i_done;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    p_a_pkt_q  <= a_pkt;
+    p_b_pkt_q  <= b_pkt;
+    p_sc_pkt_q <= sc_pkt;
+  end
+
+  // ---------------------------------------------------------------------
+  // Control queue: up to four pushes per cycle (stage 2's three, the
+  // pacer's PULL), one pop. Flow control counts the stage-2 packets as
+  // queued (ctl_room), so the bounds of the header hold unchanged.
   rx_ctl_t [CtlDepth-1:0] cq_q;
   logic [CtlW-1:0] cq_rd_q, cq_wr_q;
   logic            ctl_pop;
   logic [2:0]      n_push;
   logic [CtlW-1:0] wa_b, wa_s, wa_p;  // write slots of the CNP, scan and pull packets
 
+  assign ctl_room    = ctl_cnt_q + (CtlW + 1)'(p_a_q) + (CtlW + 1)'(p_b_q) + (CtlW + 1)'(p_sc_q);
   assign ctl_valid_o = ctl_cnt_q != '0;
   assign ctl_o       = cq_q[cq_rd_q];
   assign ctl_pop     = ctl_valid_o && ctl_ready_i;
-  assign wa_b   = cq_wr_q + CtlW'(a_push);
-  assign wa_s   = wa_b + CtlW'(b_push);
-  assign wa_p   = wa_s + CtlW'(sc_push);
-  assign n_push = 3'(a_push) + 3'(b_push) + 3'(sc_push) + 3'(pace_pop);
+  assign wa_b   = cq_wr_q + CtlW'(p_a_q);
+  assign wa_s   = wa_b + CtlW'(p_b_q);
+  assign wa_p   = wa_s + CtlW'(p_sc_q);
+  assign n_push = 3'(p_a_q) + 3'(p_b_q) + 3'(p_sc_q) + 3'(pace_pop);
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -614,14 +704,15 @@ module tonic_rx_engine
   end
 
   always_ff @(posedge clk_i) begin
-    if (a_push)   cq_q[cq_wr_q]         <= a_pkt;
-    if (b_push)   cq_q[wa_b] <= b_pkt;
-    if (sc_push)  cq_q[wa_s] <= sc_pkt;
-    if (pace_pop) cq_q[wa_p] <= pl_pkt;
+    if (p_a_q)    cq_q[cq_wr_q] <= p_a_pkt_q;
+    if (p_b_q)    cq_q[wa_b]    <= p_b_pkt_q;
+    if (p_sc_q)   cq_q[wa_s]    <= p_sc_pkt_q;
+    if (pace_pop) cq_q[wa_p]    <= pl_pkt;
   end
 
   // ---------------------------------------------------------------------
-  // Registered decision and completion outputs; counters.
+  // Registered decision and completion outputs (from stage 1); counters
+  // (from stage 2, ctl_sent from the pop).
   rx_stats_t st_q;
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -631,17 +722,17 @@ module tonic_rx_engine
     end else begin
       dlv_valid_o  <= dlv_v_d;
       done_valid_o <= done_d;
-      st_q.unknown   <= st_q.unknown   + 32'(i_unknown);
-      st_q.zombie    <= st_q.zombie    + 32'(i_zombie);
-      st_q.duplicate <= st_q.duplicate + 32'(i_dup);
-      st_q.beyond    <= st_q.beyond    + 32'(i_beyond);
-      st_q.trimmed   <= st_q.trimmed   + 32'(i_trim);
-      st_q.gbn_drop  <= st_q.gbn_drop  + 32'(i_gbn);
-      st_q.nack_supp <= st_q.nack_supp + 32'(i_nsupp);
-      st_q.cnp_supp  <= st_q.cnp_supp  + 32'(i_csupp);
-      st_q.resends   <= st_q.resends   + 32'(i_resend1) + 32'(i_resend2);
-      st_q.gobacks   <= st_q.gobacks   + 32'(i_goback);
-      st_q.completed <= st_q.completed + 32'(i_done);
+      st_q.unknown   <= st_q.unknown   + 32'(p_unknown_q);
+      st_q.zombie    <= st_q.zombie    + 32'(p_zombie_q);
+      st_q.duplicate <= st_q.duplicate + 32'(p_dup_q);
+      st_q.beyond    <= st_q.beyond    + 32'(p_beyond_q);
+      st_q.trimmed   <= st_q.trimmed   + 32'(p_trim_q);
+      st_q.gbn_drop  <= st_q.gbn_drop  + 32'(p_gbn_q);
+      st_q.nack_supp <= st_q.nack_supp + 32'(p_nsupp_q);
+      st_q.cnp_supp  <= st_q.cnp_supp  + 32'(p_csupp_q);
+      st_q.resends   <= st_q.resends   + 32'(p_resend1_q) + 32'(p_resend2_q);
+      st_q.gobacks   <= st_q.gobacks   + 32'(p_goback_q);
+      st_q.completed <= st_q.completed + 32'(p_done_q);
       st_q.ctl_sent  <= st_q.ctl_sent  + 32'(ctl_pop);
     end
   end

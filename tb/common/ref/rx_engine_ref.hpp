@@ -13,6 +13,10 @@
 //     number is taken when the ack is made);
 //   - the schedule (step()): the engine's pipeline, scan pointer, pacer and
 //     control queue, so a testbench can compare every output of every cycle.
+//     The packets and counter increments of stage 1 and of the scan pass a
+//     stage-2 register: they enter the control queue (ahead of that cycle's
+//     PULL) and stats_o one cycle after they are made; flow control counts
+//     them as queued.
 // Time is the engine's `now`: cycles since reset, 32 bits.
 #pragma once
 
@@ -425,22 +429,26 @@ class RxEngineRef {
   RxEngineOut outputs(const RxEngineIn& in) const {
     RxEngineOut o;
     o.cfg_ready = true;
-    o.data_ready = !in.cfg_valid && ctl_.size() + 8 <= p_.ctl_depth && pace_.size() + 2 <= p_.pull_depth;
+    o.data_ready = !in.cfg_valid && ctl_.size() + pend_.size() + 8 <= p_.ctl_depth &&
+                   pace_.size() + 2 <= p_.pull_depth;
     o.dlv_valid = dlv_valid_;
     o.dlv = dlv_;
     o.ctl_valid = !ctl_.empty();
     if (o.ctl_valid) o.ctl = ctl_.front();
     o.done_valid = done_valid_;
     o.done_flow = done_flow_;
-    o.stats = st_;
+    o.stats = st_lag_;  // stage 1's and the scan's counters one cycle late
+    o.stats.ctl_sent = st_.ctl_sent;
     return o;
   }
 
   /// One clock cycle with inputs `in`; returns the outputs before the edge.
   RxEngineOut step(const RxEngineIn& in) {
     const RxEngineOut o = outputs(in);
-    const size_t cnt = ctl_.size();
-    std::vector<RxCtl> pushes;
+    const RxEngineStats st_start = st_;
+    const size_t cnt = ctl_.size() + pend_.size();  // the RTL's ctl_room
+    std::vector<RxCtl> pushes;  // into the stage-2 register
+    std::optional<RxCtl> pull_out;
     // Stage 1.
     bool next_dlv = false, next_done = false;
     RxDlv next_dlv_v = dlv_;
@@ -474,7 +482,7 @@ class RxEngineRef {
     }
     // Pacer.
     if (!pace_.empty() && pace_wait_ == 0 && cnt + 4 <= p_.ctl_depth) {
-      pushes.push_back(pace_.front());
+      pull_out = pace_.front();
       pace_.pop_front();
       pace_wait_ = p_.pull_gap - 1;
     } else if (pace_wait_ != 0) {
@@ -494,7 +502,10 @@ class RxEngineRef {
       ctl_.pop_front();
       ++st_.ctl_sent;
     }
-    for (const RxCtl& c : pushes) ctl_.push_back(c);
+    for (const RxCtl& c : pend_) ctl_.push_back(c);  // stage 2, then the PULL
+    if (pull_out) ctl_.push_back(*pull_out);
+    pend_ = std::move(pushes);
+    st_lag_ = st_start;
     if (ctl_.size() > p_.ctl_depth) throw std::logic_error("RxEngineRef: control queue overflow");
     // Outputs register, acceptance.
     dlv_valid_ = next_dlv;
@@ -511,7 +522,7 @@ class RxEngineRef {
   }
 
   const RxEngineStats& stats() const { return st_; }
-  size_t ctl_queued() const { return ctl_.size(); }
+  size_t ctl_queued() const { return ctl_.size() + pend_.size(); }
   size_t pulls_queued() const { return pace_.size(); }
 
  private:
@@ -547,6 +558,8 @@ class RxEngineRef {
   uint16_t s1_flow_ = 0;
   uint32_t sp_ = 0;
   std::deque<RxCtl> ctl_;
+  std::vector<RxCtl> pend_;  // stage-2 register: enter ctl_ next cycle
+  RxEngineStats st_lag_;     // st_ one cycle ago (stats_o but ctl_sent)
   std::deque<RxCtl> pace_;
   uint32_t pace_wait_ = 0;
   bool dlv_valid_ = false, done_valid_ = false;
