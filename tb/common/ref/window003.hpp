@@ -25,24 +25,41 @@
 //
 // Receiver rules (WindowRx), for packet i of tag g arriving in cycle t,
 // window W (a power of two in 32..256), context open with tag E, first
-// index F, packet count N (0 = unbounded), timeout T, GoBackAfter G:
+// index F, packet count N (0 = unbounded), timeout T, GoBackAfter G. They
+// are the RTL's (tonic_rx_engine window mode as rx_engine_ref.hpp models
+// it; aligned in issue 5, docs/design/window003.md "Alignment with the
+// RTL"; tb/unit/window003/test_w003_rtl.cpp checks them against both):
 //   - context closed: dropped (kClosed; the engine's "unknown flow");
 //   - g != E: zombie, dropped silently, counted;
+//   - message complete: duplicate (any index), dropped, no RESEND;
 //   - N != 0 and i >= F + N: dropped, counted as beyond the message, no
-//     RESEND (no sender of this message has it);
+//     RESEND (no sender of this message has it). NOT the RTL: the engine
+//     treats such an index like any other (held, or beyond the window with
+//     a RESEND), and a held one can carry WBASE past F + N so the message
+//     never completes (receiver.md; test_w003_rtl.cpp, "[.rtlbug]");
 //   - i < WBASE: duplicate, dropped;
 //   - WBASE < i < WBASE + W: WVEC[i - WBASE] set (already set: duplicate);
+//     the timer restarts;
 //   - i == WBASE: WBASE += 1 + run of ones in WVEC from bit 1, WVEC shifts
 //     as much; the timer restarts and the timeout streak clears; WBASE ==
-//     F + N completes the message (the timer stops);
-//   - i >= WBASE + W: dropped, RESEND(WBASE) with sack_idx = i (the index
-//     dropped; informative, the paper's "resend this packet").
+//     F + N completes the message: the timer stops and one completion ACK
+//     (cum_ack = F + N, Ctl::complete) is sent;
+//   - i >= WBASE + W: dropped, RESEND(WBASE), sack_valid = 0 (the RTL);
+//     with WindowConfig::beyond_sack (not in the RTL: receiver.md's
+//     window-mode rule and the seed's "resend this packet") sack_valid = 1,
+//     sack_idx = i. Does not touch the timer;
 //   - timer: armed while the context is open and incomplete (for N == 0:
-//     while WVEC has a bit set); it expires T cycles after it was armed,
-//     WBASE last advanced or the last timeout; each expiry is a RESEND(WBASE)
-//     and adds one to the streak; from the G-th expiry in a row on (G != 0)
-//     the RESEND carries the go-back flag. In one cycle an arrival is
-//     handled before a timer expiring in that cycle (progress wins).
+//     while WVEC has a bit set); restarted by every delivered arrival (held
+//     or in order) and by its own expiry; it expires T cycles after its
+//     last restart. Each expiry is a RESEND(WBASE) and adds one to the
+//     streak; the G-th expiry in a row (G != 0) carries the go-back flag
+//     and clears the streak (so the 2G-th, 3G-th ... go back too; G = 0,
+//     never, is model-only: the RTL takes 1..255). In one cycle an arrival
+//     is handled before a timer expiring in that cycle (progress wins).
+//     The RTL looks at a flow's timer when its scan visits the flow, so it
+//     fires up to FlowCount (plus stall) cycles late and restarts from
+//     there; WindowConfig::timer_by_visit makes the model do the same with
+//     the visits given by visit().
 #pragma once
 
 #include <algorithm>
@@ -132,7 +149,9 @@ class WindowCell {
 struct WindowConfig {
   uint32_t w = 128;               // window bits: power of two in [32, 256]
   uint64_t resend_timeout = 1000; // T: cycles WBASE may stay unchanged (>= 1)
-  uint32_t go_back_after = 3;     // G: the G-th timeout in a row and later go back; 0: never
+  uint32_t go_back_after = 3;     // G: every G-th timeout in a row goes back; 0: never (model only)
+  bool beyond_sack = false;       // beyond-window RESEND names the index dropped (not in the RTL)
+  bool timer_by_visit = false;    // the timer fires only in visit() (the RTL's scan), else on time
 };
 
 /// What happened to an arriving packet.
@@ -168,10 +187,12 @@ struct Ctl {
   bool sack_valid = false;  // beyond-window: sack_idx is the index dropped
   uint32_t sack_idx = 0;
   uint32_t attempt = 0;     // CounterRx: the attempt the sender must start (WindowRx: 0)
+  bool complete = false;    // WindowRx: the completion ACK (cum_ack = F + N), not a RESEND
 
   bool operator==(const Ctl& o) const {
     return cycle == o.cycle && wbase == o.wbase && go_back == o.go_back && timeout == o.timeout &&
-           sack_valid == o.sack_valid && sack_idx == o.sack_idx && attempt == o.attempt;
+           sack_valid == o.sack_valid && sack_idx == o.sack_idx && attempt == o.attempt &&
+           complete == o.complete;
   }
   bool operator!=(const Ctl& o) const { return !(*this == o); }
 };
@@ -179,6 +200,7 @@ struct Ctl {
 /// A RESEND as an rx beat (the go-back flag has no RxEvent field; the
 /// engine carries it in its own ctl payload).
 inline RxEvent to_rx_event(uint32_t flow, const Ctl& c) {
+  if (c.complete) return rx_event(flow, ref::kRxAck, c.wbase, c.cycle, RxCause::kInOrder);
   RxEvent e = rx_event(flow, ref::kRxResend, c.wbase, c.cycle,
                        c.timeout ? RxCause::kTimer : RxCause::kBeyondWindow);
   e.sack_valid = c.sack_valid;
@@ -200,6 +222,7 @@ struct Counters {
   uint64_t timeouts = 0;        // RESENDs sent by the timer
   uint64_t go_backs = 0;        // [go-backs]
   uint64_t completed = 0;       // [messages completed]
+  uint64_t acks = 0;            // completion ACKs sent
 };
 
 /// One receive context in window mode (seed 003). Rules: file comment.
@@ -242,9 +265,9 @@ class WindowRx {
     ++c_.arrivals;
     if (!open_) return count(Verdict::kClosed);
     if (tag != tag_) return count(Verdict::kZombie);
+    if (complete_) return count(Verdict::kDuplicate);
     if (count_ != 0 && !seq_lt(i, first_ + count_)) return count(Verdict::kBeyondMessage);
 
-    const bool was_armed = armed();
     const WindowCell::Step s = cell_.step(i);
     switch (s.kind) {
       case WindowCell::Kind::kDuplicate: return count(Verdict::kDuplicate);
@@ -252,13 +275,13 @@ class WindowRx {
         Ctl c;
         c.cycle = cycle;
         c.wbase = cell_.wbase();
-        c.sack_valid = true;
-        c.sack_idx = i;
+        c.sack_valid = cfg_.beyond_sack;
+        c.sack_idx = cfg_.beyond_sack ? i : 0;
         emit(c);
         return count(Verdict::kBeyondWindow);
       }
       case WindowCell::Kind::kHeld:
-        if (!was_armed && armed()) deadline_ = cycle + cfg_.resend_timeout;  // unbounded: first hole
+        deadline_ = armed() ? cycle + cfg_.resend_timeout : kNever;  // every delivery restarts it
         return count(Verdict::kDeliver);
       case WindowCell::Kind::kAdvance:
         streak_ = 0;
@@ -266,6 +289,11 @@ class WindowRx {
           complete_ = true;
           done_cycle_ = cycle;
           ++c_.completed;
+          Ctl c;
+          c.cycle = cycle;
+          c.wbase = cell_.wbase();
+          c.complete = true;
+          emit(c);
         }
         deadline_ = armed() ? cycle + cfg_.resend_timeout : kNever;
         return count(Verdict::kDeliver);
@@ -274,10 +302,17 @@ class WindowRx {
   }
 
   /// Time passes up to and including `cycle`: timers due fire (each
-  /// RESEND stamped with its own expiry cycle).
+  /// RESEND stamped with its own expiry cycle; with timer_by_visit, none).
   void advance(uint64_t cycle) {
     fire_until(cycle);
     move_time(cycle);
+  }
+  /// timer_by_visit: the RTL's scan looks at this context in `cycle`
+  /// (after any arrival of that cycle): a timer due by then fires once,
+  /// stamped `cycle`, and restarts from `cycle`.
+  void visit(uint64_t cycle) {
+    move_time(cycle);
+    if (cfg_.timer_by_visit && deadline_ <= cycle) expire(cycle);
   }
   /// The cycle the timer expires next (kNever when stopped).
   uint64_t next_timer() const { return deadline_; }
@@ -314,21 +349,26 @@ class WindowRx {
   }
   void emit(const Ctl& c) {
     out_.push_back(c);
+    if (c.complete) return void(++c_.acks);
     ++c_.resends;
     if (c.timeout) ++c_.timeouts;
     if (c.go_back) ++c_.go_backs;
   }
   void fire_until(uint64_t cycle) {
-    while (deadline_ <= cycle) {
-      ++streak_;
-      Ctl c;
-      c.cycle = deadline_;
-      c.wbase = cell_.wbase();
-      c.timeout = true;
-      c.go_back = cfg_.go_back_after != 0 && streak_ >= cfg_.go_back_after;
-      emit(c);
-      deadline_ += cfg_.resend_timeout;
-    }
+    if (cfg_.timer_by_visit) return;
+    while (deadline_ <= cycle) expire(deadline_);
+  }
+  /// The timer fires at `at` (>= the deadline) and restarts from there.
+  void expire(uint64_t at) {
+    ++streak_;
+    Ctl c;
+    c.cycle = at;
+    c.wbase = cell_.wbase();
+    c.timeout = true;
+    c.go_back = cfg_.go_back_after != 0 && streak_ >= cfg_.go_back_after;
+    if (c.go_back) streak_ = 0;
+    emit(c);
+    deadline_ = at + cfg_.resend_timeout;
   }
   void move_time(uint64_t cycle) {
     if (cycle < now_) throw std::invalid_argument("WindowRx: time went backwards");
@@ -527,6 +567,7 @@ class Sender {
 
   /// A RESEND reaches the sender in `cycle`.
   void on_ctl(uint64_t cycle, const Ctl& c) {
+    if (c.complete) return;  // the completion ACK: nothing to send
     if (cfg_.recovery == Recovery::kWholeMessage) {
       if (c.attempt <= attempt_) return void(++c_.ignored);
       attempt_ = c.attempt;

@@ -109,6 +109,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
       c.timeout = kReorderTimeout;
       c.go_back_after = kGoBackAfter;
       c.beyond = p;
+      c.beyond_sack = p != BeyondAction::kBase;  // the dropped index (not in the RTL's RESEND)
       ReorderRow row{w, p, {}, {}};
       c.jitter = 0;
       row.ordered = run_mean(c, kReorderSeeds, seed);
@@ -143,8 +144,10 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
       c.loss = loss;
       LossRow row{n, loss, {}, {}, {}};
       c.beyond = BeyondAction::kBoth;
+      c.beyond_sack = true;
       row.partial = run_mean(c, kLossSeeds, seed);
       c.beyond = BeyondAction::kBase;
+      c.beyond_sack = false;  // what the RTL sends
       row.partial_base = run_mean(c, kLossSeeds, seed);
       c.recovery = Recovery::kWholeMessage;
       row.whole = run_mean(c, kLossSeeds, seed);
@@ -247,11 +250,13 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
     CHECK(frac(p, 64) - frac(p, 32) >= 0.30);
     CHECK(frac(p, 128) >= 0.95);
   }
-  // (b) Partial retransmission (WBASE + dropped) at 0.5 %, same seed sets:
-  // 1.040-1.072 of loss-free (1024 packets), 1.079-1.193 (256). A loss in
-  // mid-message costs one retransmission slot; only near the end of the
-  // message does the T + RTT wait show. Ceilings 1.25 / 1.40 leave about
-  // twice the worst excess seen. Whole message at 0.5 %: 1024 packets need
+  // (b) Partial retransmission (WBASE + dropped) at 0.5 %, seed sets 1,
+  // 1001, ..., 4001 with the RTL's rules (window003.md, "Alignment with the
+  // RTL"): 1.221-1.276 of loss-free (1024 packets), 1.297-1.445 (256). The
+  // timer restarts on every delivery, so a loss is recovered when the
+  // stream reaches WBASE + W and a beyond-window RESEND names it; about an
+  // RTT of packets is dropped beyond the window meanwhile and resent one by
+  // one. Ceilings 1.55 / 1.90 leave about twice the worst excess seen. Whole message at 0.5 %: 1024 packets need
   // 1/0.995^1024 ~ 170 attempts (measured 176-245 x loss-free, >= 165 x
   // partial), 256 packets ~3.6 (3.8-5.7 x loss-free, >= 3.3 x partial).
   // Floors: whole / partial >= 20 (1024) and >= 2 (256).
@@ -259,7 +264,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
     if (r.loss != 0.005) continue;
     const double f = free_of(r.count).partial.done;
     INFO("packets " << r.count);
-    CHECK(r.partial.done / f <= (r.count == 1024 ? 1.25 : 1.40));
+    CHECK(r.partial.done / f <= (r.count == 1024 ? 1.55 : 1.90));
     CHECK(r.whole.done / r.partial.done >= (r.count == 1024 ? 20.0 : 2.0));
   }
   // Partial stays below whole-message at every loss rate.

@@ -33,11 +33,12 @@ std::string describe(const Ctl& c) {
   return s.str();
 }
 
-WindowRx make_rx(uint32_t w, uint64_t t, uint32_t g) {
+WindowRx make_rx(uint32_t w, uint64_t t, uint32_t g, bool beyond_sack = false) {
   WindowConfig c;
   c.w = w;
   c.resend_timeout = t;
   c.go_back_after = g;
+  c.beyond_sack = beyond_sack;
   return WindowRx(c);
 }
 
@@ -119,8 +120,18 @@ TEST_CASE("window003: in-window, duplicate, beyond-window and completion", "[win
   CHECK(ctl[0].wbase == 10);
   CHECK_FALSE(ctl[0].go_back);
   CHECK_FALSE(ctl[0].timeout);
-  CHECK(ctl[0].sack_valid);
-  CHECK(ctl[0].sack_idx == 42);
+  CHECK_FALSE(ctl[0].sack_valid);  // the RTL names no index
+  CHECK(ctl[0].sack_idx == 0);
+  {
+    WindowRx sk = make_rx(32, 1000, 3, true);  // beyond_sack: the index dropped (not in the RTL)
+    sk.open(0, kTag, 10, 40);
+    CHECK(sk.arrive(3, kTag, 42) == Verdict::kBeyondWindow);
+    const auto c2 = sk.take_ctl();
+    REQUIRE(c2.size() == 1);
+    CHECK(c2[0].wbase == 10);
+    CHECK(c2[0].sack_valid);
+    CHECK(c2[0].sack_idx == 42);
+  }
   CHECK(rx.arrive(4, kTag, 41) == Verdict::kDeliver);  // WBASE + W - 1
   CHECK(rx.arrive(5, kTag, 9) == Verdict::kDuplicate);  // below the message: below WBASE
   CHECK(rx.arrive(6, kTag, 50) == Verdict::kBeyondMessage);  // F + N
@@ -140,17 +151,25 @@ TEST_CASE("window003: in-window, duplicate, beyond-window and completion", "[win
   CHECK(rx.done_cycle() == 100);
   CHECK(rx.wbase() == 50);
   CHECK(rx.next_timer() == WindowRx::kNever);
+  ctl = rx.take_ctl();  // the completion ACK (the RTL's)
+  REQUIRE(ctl.size() == 1);
+  CHECK(ctl[0].complete);
+  CHECK(ctl[0].wbase == 50);
+  CHECK(ctl[0].cycle == 100);
+  CHECK(to_rx_event(0, ctl[0]).type == ref::kRxAck);
   CHECK(rx.arrive(101, kTag, 30) == Verdict::kDuplicate);
-  CHECK(rx.arrive(102, kTag, 50) == Verdict::kBeyondMessage);
+  CHECK(rx.arrive(102, kTag, 50) == Verdict::kDuplicate);    // complete: every index is a duplicate
+  CHECK(rx.arrive(103, kTag, 5000) == Verdict::kDuplicate);  // (the RTL's order of checks)
   rx.advance(100000);
   CHECK(rx.take_ctl().empty());
   const Counters& c = rx.counters();
-  CHECK(c.arrivals == 46);
+  CHECK(c.arrivals == 47);
   CHECK(c.delivered == 40);
-  CHECK(c.duplicates == 3);
+  CHECK(c.duplicates == 5);
   CHECK(c.beyond_window == 1);
-  CHECK(c.beyond_message == 2);
+  CHECK(c.beyond_message == 1);
   CHECK(c.resends == 1);
+  CHECK(c.acks == 1);
   CHECK(c.timeouts == 0);
   CHECK(c.completed == 1);
 }
@@ -180,69 +199,96 @@ TEST_CASE("window003: zombies of {node, context, MSGID} are dropped and counted"
   CHECK(rx.counters().zombies == 7);
 }
 
-TEST_CASE("window003: WBASE timeout sends RESEND, go-back from the G-th in a row", "[window003][smoke]") {
+TEST_CASE("window003: WBASE timeout sends RESEND, every G-th in a row goes back", "[window003][smoke]") {
   WindowRx rx = make_rx(32, 100, 3);
-  rx.open(5, kTag, 0, 20);
+  rx.open(5, kTag, 0, 200);
   CHECK(rx.next_timer() == 105);
-  rx.arrive(50, kTag, 3);  // held: no restart
-  CHECK(rx.next_timer() == 105);
-  rx.advance(104);
+  rx.arrive(50, kTag, 3);  // held: a delivery restarts the timer (the RTL's rule)
+  CHECK(rx.next_timer() == 150);
+  rx.arrive(60, kTag, 3);  // a duplicate does not
+  rx.arrive(70, kTag, 40);  // nor a beyond-window arrival
+  CHECK(rx.take_ctl().size() == 1);
+  CHECK(rx.next_timer() == 150);
+  rx.advance(149);
   CHECK(rx.take_ctl().empty());
-  rx.advance(330);  // expiries at 105, 205, 305
+  rx.advance(460);  // expiries at 150, 250, 350, 450
   auto ctl = rx.take_ctl();
-  REQUIRE(ctl.size() == 3);
-  for (unsigned k = 0; k < 3; ++k) {
+  REQUIRE(ctl.size() == 4);
+  for (unsigned k = 0; k < 4; ++k) {
     INFO(describe(ctl[k]));
-    CHECK(ctl[k].cycle == 105u + 100u * k);
+    CHECK(ctl[k].cycle == 150u + 100u * k);
     CHECK(ctl[k].wbase == 0);
     CHECK(ctl[k].timeout);
     CHECK_FALSE(ctl[k].sack_valid);
-    CHECK(ctl[k].go_back == (k == 2));
+    CHECK(ctl[k].go_back == (k == 2));  // the 3rd goes back and clears the streak
   }
-  CHECK(rx.timeout_streak() == 3);
-  rx.advance(405);  // the 4th in a row: still go-back
-  ctl = rx.take_ctl();
-  REQUIRE(ctl.size() == 1);
-  CHECK(ctl[0].go_back);
-  CHECK(rx.counters().go_backs == 2);
+  CHECK(rx.timeout_streak() == 1);
+  CHECK(rx.counters().go_backs == 1);
   // Progress clears the streak and restarts the timer.
-  rx.arrive(410, kTag, 0);
+  rx.arrive(470, kTag, 0);
   CHECK(rx.timeout_streak() == 0);
   CHECK(rx.wbase() == 1);
-  CHECK(rx.next_timer() == 510);
+  CHECK(rx.next_timer() == 570);
   // An arrival at the expiry cycle that moves WBASE wins over the timer.
-  rx.arrive(510, kTag, 1);
-  rx.advance(510);
+  rx.arrive(570, kTag, 1);
+  rx.advance(570);
   CHECK(rx.take_ctl().empty());
-  CHECK(rx.next_timer() == 610);
-  // An arrival at the expiry cycle that does not move WBASE: the timer fires.
-  rx.arrive(610, kTag, 7);
-  rx.advance(610);
+  CHECK(rx.wbase() == 2);
+  CHECK(rx.next_timer() == 670);
+  // A duplicate at the expiry cycle: the timer fires.
+  CHECK(rx.arrive(670, kTag, 3) == Verdict::kDuplicate);
+  rx.advance(670);
   ctl = rx.take_ctl();
   REQUIRE(ctl.size() == 1);
-  CHECK(ctl[0].cycle == 610);
+  CHECK(ctl[0].cycle == 670);
   CHECK(ctl[0].wbase == 2);
   CHECK_FALSE(ctl[0].go_back);
   // A timer due before an arrival fires before it, stamped with its cycle.
   CHECK(rx.arrive(900, kTag, 2) == Verdict::kDeliver);
   ctl = rx.take_ctl();
   REQUIRE(ctl.size() == 2);
-  CHECK(ctl[0].cycle == 710);
-  CHECK(ctl[1].cycle == 810);
+  CHECK(ctl[0].cycle == 770);
+  CHECK(ctl[1].cycle == 870);
   CHECK(ctl[1].go_back);
   CHECK(ctl[1].wbase == 2);
+  CHECK(rx.wbase() == 4);
   CHECK(rx.next_timer() == 1000);
   CHECK_THROWS_AS(rx.advance(899), std::invalid_argument);
 }
 
+TEST_CASE("window003: timer by visit fires at the first visit after the deadline, restarts there",
+          "[window003][smoke]") {
+  WindowConfig wc;
+  wc.w = 32;
+  wc.resend_timeout = 100;
+  wc.go_back_after = 2;
+  wc.timer_by_visit = true;
+  WindowRx rx(wc);
+  rx.open(0, kTag, 0, 10);
+  rx.advance(1000);  // no visit: nothing fires
+  CHECK(rx.take_ctl().empty());
+  rx.visit(1000);
+  auto ctl = rx.take_ctl();
+  REQUIRE(ctl.size() == 1);  // one per visit, however late
+  CHECK(ctl[0].cycle == 1000);
+  CHECK(rx.next_timer() == 1100);
+  rx.visit(1099);
+  CHECK(rx.take_ctl().empty());
+  rx.visit(1116);
+  ctl = rx.take_ctl();
+  REQUIRE(ctl.size() == 1);
+  CHECK(ctl[0].go_back);
+  CHECK(rx.next_timer() == 1216);
+}
+
 TEST_CASE("window003: GoBackAfter 0 never goes back, 1 always does", "[window003][smoke]") {
-  for (uint32_t g : {0u, 1u}) {
+  for (uint32_t g : {0u, 1u, 2u}) {
     WindowRx rx = make_rx(32, 10, g);
     rx.open(0, kTag, 0, 4);
     rx.advance(100);
     const auto ctl = rx.take_ctl();
     REQUIRE(ctl.size() == 10);
-    for (const Ctl& c : ctl) CHECK(c.go_back == (g == 1));
+    for (std::size_t k = 0; k < ctl.size(); ++k) CHECK(ctl[k].go_back == (g != 0 && (k + 1) % g == 0));
   }
 }
 
@@ -257,9 +303,10 @@ TEST_CASE("window003: unbounded message: timer only while a packet above WBASE i
   CHECK(rx.take_ctl().empty());
   rx.arrive(600, kTag, 102);  // the first hole: timer armed now
   CHECK(rx.next_timer() == 620);
-  rx.arrive(601, kTag, 101);
+  rx.arrive(601, kTag, 101);  // held: restarts it
+  CHECK(rx.next_timer() == 621);
   rx.advance(640);
-  CHECK(rx.take_ctl().size() == 2);
+  CHECK(rx.take_ctl().size() == 1);
   rx.arrive(650, kTag, 100);  // fills: nothing held, timer stops
   CHECK(rx.wbase() == 103);
   CHECK(rx.next_timer() == WindowRx::kNever);
@@ -404,12 +451,13 @@ namespace {
 /// timeouts at last_progress + k * T.
 class Literal {
  public:
-  Literal(uint32_t w, uint64_t t, uint32_t g, MsgTag tag, uint32_t first, uint32_t count)
-      : w_(w), t_(t), g_(g), tag_(tag), first_(first), count_(count) {}
+  Literal(uint32_t w, uint64_t t, uint32_t g, bool sack, MsgTag tag, uint32_t first, uint32_t count)
+      : w_(w), t_(t), g_(g), sack_(sack), tag_(tag), first_(first), count_(count) {}
 
   Verdict arrive(uint64_t cycle, const MsgTag& tag, uint32_t idx) {
     fire_before(cycle);
     if (tag != tag_) return Verdict::kZombie;
+    if (complete()) return Verdict::kDuplicate;
     const int64_t off = static_cast<int32_t>(idx - first_);
     if (off >= static_cast<int64_t>(count_)) return Verdict::kBeyondMessage;
     if (off < base_ || got_.count(off)) return Verdict::kDuplicate;
@@ -417,16 +465,24 @@ class Literal {
       Ctl c;
       c.cycle = cycle;
       c.wbase = first_ + static_cast<uint32_t>(base_);
-      c.sack_valid = true;
-      c.sack_idx = idx;
+      c.sack_valid = sack_;
+      c.sack_idx = sack_ ? idx : 0;
       ctls.push_back(c);
       return Verdict::kBeyondWindow;
     }
     got_.insert(off);
+    progress_ = cycle;  // every delivery restarts the timer
+    fired_ = 0;
     if (off == base_) {
       while (got_.count(base_)) ++base_;
-      progress_ = cycle;
-      fired_ = 0;
+      streak_ = 0;  // only progress clears the streak
+      if (complete()) {
+        Ctl c;
+        c.cycle = cycle;
+        c.wbase = wbase();
+        c.complete = true;
+        ctls.push_back(c);
+      }
     }
     return Verdict::kDeliver;
   }
@@ -445,11 +501,13 @@ class Literal {
       const uint64_t at = progress_ + (fired_ + 1) * t_;
       if (at >= limit) return;
       ++fired_;
+      ++streak_;
       Ctl c;
       c.cycle = at;
       c.wbase = wbase();
       c.timeout = true;
-      c.go_back = g_ != 0 && fired_ >= g_;
+      c.go_back = g_ != 0 && streak_ == g_;
+      if (c.go_back) streak_ = 0;
       ctls.push_back(c);
     }
   }
@@ -457,12 +515,14 @@ class Literal {
   uint32_t w_;
   uint64_t t_;
   uint32_t g_;
+  bool sack_;
   MsgTag tag_;
   uint32_t first_, count_;
   std::set<int64_t> got_;
   int64_t base_ = 0;
   uint64_t progress_ = 0;
-  uint64_t fired_ = 0;
+  uint64_t fired_ = 0;   // timeouts since the last delivery (timing)
+  uint64_t streak_ = 0;  // timeouts since WBASE last moved or the last go-back
 };
 
 }  // namespace
@@ -491,6 +551,7 @@ TEST_CASE("window003: random closed loop delivers every packet exactly once and 
     c.timeout = 1 + rng.below(4 * (c.delay + c.ctl_delay + c.jitter) + 50);
     c.go_back_after = static_cast<uint32_t>(rng.below(6));
     c.beyond = static_cast<BeyondAction>(rng.below(3));
+    c.beyond_sack = rng.chance(0.7);
     c.holdoff = rng.chance(0.5) ? UINT64_MAX : rng.below(200);
     c.seed = rng.bits64();
     c.max_cycles = 5'000'000;
@@ -508,7 +569,7 @@ TEST_CASE("window003: random closed loop delivers every packet exactly once and 
     }
     CHECK(r.rx.delivered == c.count);
     // The literal model agrees on every arrival and every RESEND.
-    Literal lit(c.w, c.timeout, c.go_back_after, {3, 7, 0x5a5a5}, c.first, c.count);
+    Literal lit(c.w, c.timeout, c.go_back_after, c.beyond_sack, {3, 7, 0x5a5a5}, c.first, c.count);
     uint64_t zombie_arrivals = 0;
     for (const ArrivalRec& a : r.arrivals) {
       const Verdict v = lit.arrive(a.cycle, a.tag, a.idx);

@@ -37,6 +37,7 @@ struct LoopConfig {
   uint32_t go_back_after = 3;
   Recovery recovery = Recovery::kPartial;  // kWholeMessage runs CounterRx
   BeyondAction beyond = BeyondAction::kBase;
+  bool beyond_sack = false;  // WindowRx names the dropped index (not in the RTL; needed by kDropped / kBoth)
   uint64_t holdoff = UINT64_MAX;  // UINT64_MAX: the round trip (2 x delay)
   // Data channel.
   uint64_t delay = 16;       // cycles, one way
@@ -95,6 +96,7 @@ inline LoopResult run_loop(const LoopConfig& cfg) {
   rc.w = cfg.w;
   rc.resend_timeout = cfg.timeout;
   rc.go_back_after = cfg.go_back_after;
+  rc.beyond_sack = cfg.beyond_sack;
   WindowRx wrx(rc);
   CounterRx crx(cfg.timeout);
   if (whole)
