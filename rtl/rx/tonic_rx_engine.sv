@@ -57,6 +57,9 @@
 //
 // Bad input is counted in stats_o and dropped without any other state
 // change: a flow id out of range or not open, a zombie (window mode).
+// So is an index at or past the end of a bounded message (first + count,
+// serial order; counted in `beyond`, reason RsnBeyond, every mode): it is
+// dropped before the window step, so WBASE never runs past the end.
 // The open bits are flip-flops (reset); the rest of a flow's state is
 // block RAM, written on OPEN, never reset.
 `default_nettype none
@@ -306,6 +309,15 @@ module tonic_rx_engine
   assign fin    = s.bounded && to_end[31:$clog2(W) + 1] == '0
                   && to_end[$clog2(W):0] == w_run;
 
+  // Beyond the message (bounded): idx at or past end_idx in serial order.
+  // Such an index is no packet of the message; it is dropped before the
+  // window step (a held one would carry WBASE past the end, which then
+  // never completes).
+  seq_t        from_end;
+  logic        past_end;
+  assign from_end = s1_d_q.idx - s.end_idx;
+  assign past_end = s.bounded && !from_end[31];
+
   logic        nack_ok, cnp_ok, zombie;
   assign nack_ok = !s.nack_on || (now_q - s.nack_t) >= 32'(NackGap);
   assign cnp_ok  = !s.cnp_on  || (now_q - s.cnp_t)  >= 32'(CnpGap);
@@ -389,6 +401,11 @@ module tonic_rx_engine
       end else if (s.mode == ModeWindow && s.done) begin
         i_dup        = 1'b1;
         dlv_d.reason = RsnDuplicate;
+      end else if (past_end) begin
+        // Beyond the message end: dropped, counted as beyond, no control
+        // packet, no state change (every mode).
+        i_beyond     = 1'b1;
+        dlv_d.reason = RsnBeyond;
       end else begin
         st_we[0] = 1'b1;
         // Window step (RoCE: only an in-order arrival moves the window).
@@ -488,9 +505,12 @@ module tonic_rx_engine
             i_dup    = kind == WinBelow || kind == WinHeld;
             i_beyond = kind == WinBeyond;
             if (kind == WinBeyond) begin
-              a_push    = 1'b1;
-              a_pkt.typ = RxResend;
-              i_resend1 = 1'b1;
+              // RESEND(WBASE) naming the dropped index, like the IRN NACK.
+              a_push           = 1'b1;
+              a_pkt.typ        = RxResend;
+              a_pkt.sack_valid = 1'b1;
+              a_pkt.sack_idx   = s1_d_q.idx;
+              i_resend1        = 1'b1;
             end else if (kind == WinNew || kind == WinInOrder) begin
               if (kind == WinInOrder) sn.tmo = '0;
               // tmr_t restarts on every delivered arrival; when the timer
@@ -742,9 +762,10 @@ module tonic_rx_engine
   end
   assign stats_o = st_q;
 
-  // The pacer never refuses a push (data_ready_o keeps room).
+  // The pacer never refuses a push (data_ready_o keeps room); past_end
+  // needs only the sign of idx - end_idx.
   logic unused;
-  assign unused = pace_push_ok ^ (^s1_c_q.flow) ^ (^s1_d_q.txid) ^ s1_d_q.last;
+  assign unused = pace_push_ok ^ (^s1_c_q.flow) ^ (^s1_d_q.txid) ^ s1_d_q.last ^ (^from_end[30:0]);
 endmodule
 
 `default_nettype wire

@@ -257,6 +257,14 @@ class RxEngineRef {
       r.dlv.reason = RxReason::kDuplicate;
       return r;
     }
+    // Beyond the message end (bounded, idx >= first + count in serial
+    // order): dropped before the window step, counted as beyond, nothing
+    // else (every mode).
+    if (f.bounded && !seq_lt(d.idx, f.end_idx)) {
+      ++st_.beyond;
+      r.dlv.reason = RxReason::kBeyond;
+      return r;
+    }
     // Window step.
     const bool hole = any(f.wvec);
     const uint32_t before = f.wbase;
@@ -361,6 +369,8 @@ class RxEngineRef {
         if (k == Kind::kBeyond) {
           push_a = true;
           a.type = ref::kRxResend;
+          a.sack_valid = true;  // names the dropped index
+          a.sack_idx = d.idx;
           ++st_.resends;
         } else if (r.dlv.deliver) {
           if (k == Kind::kInOrder) f.tmo = 0;

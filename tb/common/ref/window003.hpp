@@ -33,10 +33,10 @@
 //   - g != E: zombie, dropped silently, counted;
 //   - message complete: duplicate (any index), dropped, no RESEND;
 //   - N != 0 and i >= F + N: dropped, counted as beyond the message, no
-//     RESEND (no sender of this message has it). NOT the RTL: the engine
-//     treats such an index like any other (held, or beyond the window with
-//     a RESEND), and a held one can carry WBASE past F + N so the message
-//     never completes (receiver.md; test_w003_rtl.cpp, "[.rtlbug]");
+//     RESEND (no sender of this message has it). The engine does the same
+//     (counted in its `beyond` counter); before the fix it held such an
+//     index and WBASE ran past F + N (test_w003_rtl.cpp, "past the message
+//     end");
 //   - i < WBASE: duplicate, dropped;
 //   - WBASE < i < WBASE + W: WVEC[i - WBASE] set (already set: duplicate);
 //     the timer restarts;
@@ -44,10 +44,11 @@
 //     as much; the timer restarts and the timeout streak clears; WBASE ==
 //     F + N completes the message: the timer stops and one completion ACK
 //     (cum_ack = F + N, Ctl::complete) is sent;
-//   - i >= WBASE + W: dropped, RESEND(WBASE), sack_valid = 0 (the RTL);
-//     with WindowConfig::beyond_sack (not in the RTL: receiver.md's
-//     window-mode rule and the seed's "resend this packet") sack_valid = 1,
-//     sack_idx = i. Does not touch the timer;
+//   - i >= WBASE + W: dropped, RESEND(WBASE) with sack_valid = 1,
+//     sack_idx = i (the RTL; the seed's "resend this packet"); with
+//     WindowConfig::beyond_sack = false (the RTL's first build, kept for
+//     the WBASE-only comparison) sack_valid = 0, sack_idx = 0. Does not
+//     touch the timer;
 //   - timer: armed while the context is open and incomplete (for N == 0:
 //     while WVEC has a bit set); restarted by every delivered arrival (held
 //     or in order) and by its own expiry; it expires T cycles after its
@@ -150,7 +151,7 @@ struct WindowConfig {
   uint32_t w = 128;               // window bits: power of two in [32, 256]
   uint64_t resend_timeout = 1000; // T: cycles WBASE may stay unchanged (>= 1)
   uint32_t go_back_after = 3;     // G: every G-th timeout in a row goes back; 0: never (model only)
-  bool beyond_sack = false;       // beyond-window RESEND names the index dropped (not in the RTL)
+  bool beyond_sack = true;        // beyond-window RESEND names the index dropped (the RTL); false: old form
   bool timer_by_visit = false;    // the timer fires only in visit() (the RTL's scan), else on time
 };
 

@@ -203,22 +203,22 @@ TEST_CASE("rx: NDP ack/NACK and paced cumulative pulls", "[rx][smoke]") {
 TEST_CASE("rx: window mode RESEND, timeout, go-back, zombie, completion", "[rx][smoke]") {
   Tb tb(small_params());
   tb.cfg(open_cfg(8, RxMode::kWindow, 0, 4));
-  tb.data(seg(8, 40));  // beyond W = 32: RESEND(0)
+  tb.data(seg(8, 40));  // past the message end (and beyond W = 32): dropped, no RESEND
   RxDesc z = seg(8, 0);
   z.msgid = 0x11111;  // zombie
   tb.data(z);
   tb.data(seg(8, 1));
   tb.idle(4);
-  REQUIRE(tb.ctl().size() == 1);
-  CHECK((tb.ctl()[0].type == ref::kRxResend && tb.ctl()[0].cum_ack == 0 && !tb.ctl()[0].go_back));
+  CHECK(tb.ctl().empty());
+  CHECK(tb.dlv()[0].reason == RxReason::kBeyond);
   CHECK(tb.dlv()[1].reason == RxReason::kZombie);
   CHECK(tb.dlv()[2].deliver);
   tb.idle(3 * 80);  // three timeouts: the third with go-back
   auto r = of_flow(tb.ctl(), 8);
-  REQUIRE(r.size() >= 4);
-  CHECK((r[1].type == ref::kRxResend && !r[1].go_back));
-  CHECK(!r[2].go_back);
-  CHECK(r[3].go_back);
+  REQUIRE(r.size() >= 3);
+  CHECK((r[0].type == ref::kRxResend && r[0].cum_ack == 0 && !r[0].sack_valid && !r[0].go_back));
+  CHECK(!r[1].go_back);
+  CHECK(r[2].go_back);
   tb.ctl().clear();
   for (uint32_t i : {0u, 2u, 3u}) tb.data(seg(8, i));
   tb.idle(4);
@@ -283,6 +283,62 @@ TEST_CASE("rx: bad input is counted and dropped, nothing else changes", "[rx][ba
   CHECK(tb.ref().flow(4).tmr_t == wb.tmr_t);
 }
 
+TEST_CASE("rx: an index past the message end is dropped in every mode, the message completes",
+          "[rx][badinput]") {
+  // first 100, count 4 (indices 100..103): 104 (in the window) and 140
+  // (beyond it) arrive first; each is dropped before the window step
+  // (reason beyond, counted beyond), with no control packet and no state
+  // change; then 100..103 complete the message. Again after completion
+  // (other modes: WBASE is the end, so 104 would be in order).
+  for (RxMode mode : {RxMode::kTcp, RxMode::kNdp, RxMode::kRoce, RxMode::kIrn, RxMode::kWindow}) {
+    CAPTURE(to_string(mode));
+    Tb tb(small_params());
+    tb.cfg(open_cfg(2, mode, 100, 4));
+    tb.idle(2);
+    const RxEngineRef::Flow before = tb.ref().flow(2);
+    tb.data(seg(2, 104, true));  // CE: no CNP either
+    tb.data(seg(2, 140));
+    tb.idle(6);
+    CHECK(tb.ctl().empty());
+    CHECK(tb.ref().stats().beyond == 2);
+    CHECK(tb.ref().stats().resends == 0);
+    CHECK(tb.ref().stats().cnp_supp == 0);
+    const RxEngineRef::Flow& mid = tb.ref().flow(2);
+    CHECK(mid.wbase == before.wbase);
+    CHECK(mid.wvec == before.wvec);
+    CHECK(mid.tmr_t == before.tmr_t);
+    CHECK(mid.pull == before.pull);
+    CHECK(mid.cnp_on == before.cnp_on);
+    for (const RxDlv& x : tb.dlv()) {
+      CHECK_FALSE(x.deliver);
+      CHECK(x.reason == RxReason::kBeyond);
+    }
+    for (uint32_t i : {100u, 101u, 102u, 103u}) tb.data(seg(2, i));
+    tb.idle(6);
+    REQUIRE(tb.done().size() == 1);
+    CHECK(tb.ref().flow(2).wbase == 104);
+    CHECK(tb.ref().stats().completed == 1);
+    tb.data(seg(2, 104));  // after completion
+    tb.idle(6);
+    CHECK(tb.ref().stats().beyond == (mode == RxMode::kWindow ? 2u : 3u));  // window: duplicate
+    CHECK(tb.ref().flow(2).wbase == 104);
+    CHECK_FALSE(tb.dlv().back().deliver);
+    CHECK(tb.done().size() == 1);
+    for (const RxCtl& c : tb.ctl()) CHECK(c.cum_ack <= 104);
+  }
+}
+
+TEST_CASE("rx: window mode beyond-window RESEND names the dropped index", "[rx][smoke]") {
+  Tb tb(small_params());
+  tb.cfg(open_cfg(8, RxMode::kWindow, 0, 100));
+  tb.data(seg(8, 1));
+  tb.data(seg(8, 40));  // beyond W = 32
+  tb.idle(4);
+  REQUIRE(tb.ctl().size() == 1);
+  const RxCtl& c = tb.ctl()[0];
+  CHECK((c.type == ref::kRxResend && c.cum_ack == 0 && c.sack_valid && c.sack_idx == 40 && !c.go_back));
+}
+
 namespace {
 
 /// Random traffic: `nflows` flows of `modes`, messages with loss,
@@ -298,6 +354,7 @@ void random_run(const RxEngineParams& p, const std::vector<RxMode>& modes, uint6
     RxMode mode;
     uint32_t next = 0;  // next new index the "sender" sends
     uint32_t first = 0;
+    uint32_t count = 0;  // 0: unbounded
     std::vector<uint32_t> pending;  // lost / reordered, sent later
   };
   std::vector<F> fl;
@@ -308,6 +365,7 @@ void random_run(const RxEngineParams& p, const std::vector<RxMode>& modes, uint6
     c.delack = rng.chance(0.5);
     c.sack = rng.chance(0.5);
     f.first = f.next = c.first;
+    f.count = c.count;
     f.pending.clear();
     tb.cfg(c);
   };
@@ -387,6 +445,8 @@ void random_run(const RxEngineParams& p, const std::vector<RxMode>& modes, uint6
         else if (bad < 0.05) d.idx += static_cast<uint32_t>(rng.bits64() | 1);      // far away
         else if (bad < 0.07) d.idx += p.w + static_cast<uint32_t>(rng.below(p.w));  // beyond
         else if (bad < 0.06) d.idx = f.first + static_cast<uint32_t>(rng.below(4)); // old
+        else if (bad < 0.08 && f.count != 0)                                         // past the end
+          d.idx = f.first + f.count + static_cast<uint32_t>(rng.below(p.w + 8));
         if (f.pending.size() > 64) f.pending.erase(f.pending.begin());
         in.data_valid = true;
         in.data = d;

@@ -109,7 +109,6 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
       c.timeout = kReorderTimeout;
       c.go_back_after = kGoBackAfter;
       c.beyond = p;
-      c.beyond_sack = p != BeyondAction::kBase;  // the dropped index (not in the RTL's RESEND)
       ReorderRow row{w, p, {}, {}};
       c.jitter = 0;
       row.ordered = run_mean(c, kReorderSeeds, seed);
@@ -146,8 +145,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
       c.beyond = BeyondAction::kBoth;
       c.beyond_sack = true;
       row.partial = run_mean(c, kLossSeeds, seed);
-      c.beyond = BeyondAction::kBase;
-      c.beyond_sack = false;  // what the RTL sends
+      c.beyond = BeyondAction::kBase;  // the sender ignores sack_idx
       row.partial_base = run_mean(c, kLossSeeds, seed);
       c.recovery = Recovery::kWholeMessage;
       row.whole = run_mean(c, kLossSeeds, seed);

@@ -33,7 +33,7 @@ std::string describe(const Ctl& c) {
   return s.str();
 }
 
-WindowRx make_rx(uint32_t w, uint64_t t, uint32_t g, bool beyond_sack = false) {
+WindowRx make_rx(uint32_t w, uint64_t t, uint32_t g, bool beyond_sack = true) {
   WindowConfig c;
   c.w = w;
   c.resend_timeout = t;
@@ -120,17 +120,17 @@ TEST_CASE("window003: in-window, duplicate, beyond-window and completion", "[win
   CHECK(ctl[0].wbase == 10);
   CHECK_FALSE(ctl[0].go_back);
   CHECK_FALSE(ctl[0].timeout);
-  CHECK_FALSE(ctl[0].sack_valid);  // the RTL names no index
-  CHECK(ctl[0].sack_idx == 0);
+  CHECK(ctl[0].sack_valid);  // names the index dropped (the RTL)
+  CHECK(ctl[0].sack_idx == 42);
   {
-    WindowRx sk = make_rx(32, 1000, 3, true);  // beyond_sack: the index dropped (not in the RTL)
+    WindowRx sk = make_rx(32, 1000, 3, false);  // beyond_sack off: the old form, no index
     sk.open(0, kTag, 10, 40);
     CHECK(sk.arrive(3, kTag, 42) == Verdict::kBeyondWindow);
     const auto c2 = sk.take_ctl();
     REQUIRE(c2.size() == 1);
     CHECK(c2[0].wbase == 10);
-    CHECK(c2[0].sack_valid);
-    CHECK(c2[0].sack_idx == 42);
+    CHECK_FALSE(c2[0].sack_valid);
+    CHECK(c2[0].sack_idx == 0);
   }
   CHECK(rx.arrive(4, kTag, 41) == Verdict::kDeliver);  // WBASE + W - 1
   CHECK(rx.arrive(5, kTag, 9) == Verdict::kDuplicate);  // below the message: below WBASE

@@ -37,7 +37,7 @@ struct LoopConfig {
   uint32_t go_back_after = 3;
   Recovery recovery = Recovery::kPartial;  // kWholeMessage runs CounterRx
   BeyondAction beyond = BeyondAction::kBase;
-  bool beyond_sack = false;  // WindowRx names the dropped index (not in the RTL; needed by kDropped / kBoth)
+  bool beyond_sack = true;   // WindowRx names the dropped index (the RTL; needed by kDropped / kBoth)
   uint64_t holdoff = UINT64_MAX;  // UINT64_MAX: the round trip (2 x delay)
   // Data channel.
   uint64_t delay = 16;       // cycles, one way
