@@ -2,9 +2,10 @@
 // Pieces shared by the end-to-end tests of the issue-4 protocols
 // (test_e2e_rdma.cpp): delay lines, the conversion of a receiver model's
 // event into an rx beat, a log of the rx beats that entered the sender (to
-// match each incoming stage-2 trace with its event, two cycles later), the
-// user state of protocols/rocev2_dcqcn, and a collector of segment
-// addresses for the directed tests.
+// match each incoming stage-2 trace with its event, two cycles later), an
+// error collector (also used by tb/unit/loopback), the user state of
+// protocols/rocev2_dcqcn, the flow set-up and segment loss of the closed
+// loops, and the directed driver with its collector of segment addresses.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "common/ref/dcqcn_ref.hpp"
 #include "common/ref/rx_common.hpp"
 #include "common/ref/switch_queue.hpp"
+#include "common/rng.hpp"
 #include "common/sys_tb.hpp"
 
 namespace tonic::e2e {
@@ -151,6 +153,38 @@ class Errors {
   std::string first_;
 };
 
+/// The rx beat that the stage-2 trace `ti` of cycle c belongs to (entered
+/// kStage2Lag cycles earlier, same flow); nullptr, with the error recorded,
+/// if there is none.
+inline const SysRxCmd* stage2_event(RxLog& log, uint64_t c, const SysTrace& ti, Errors& err) {
+  const SysRxCmd* ev = c >= kStage2Lag ? log.at(c - kStage2Lag) : nullptr;
+  if (!ev || ev->flow != ti.flow) {
+    err.fail(c, "stage-2 trace without its rx beat two cycles earlier");
+    return nullptr;
+  }
+  return ev;
+}
+
+/// Adds flows 0 .. flows-1 to the sender (first index 0, `segs` segments
+/// of `seg_bytes` posted) and opens each at index 0 in `rx` (a receiver
+/// model or an acker).
+template <class Tb, class Rx>
+void open_flows(Tb& tb, Rx& rx, uint32_t flows, uint32_t segs, uint32_t seg_bytes) {
+  for (uint32_t f = 0; f < flows; ++f) {
+    tb.add(f, 0, seg_bytes);
+    tb.post(f, segs, seg_bytes);
+    rx.open(f, 0);
+  }
+}
+
+/// Whether a segment is lost on the way (probability `loss`, one draw of
+/// `rng`); a loss is counted in `drops`.
+inline bool lost(Rng& rng, double loss, uint64_t& drops) {
+  if (!rng.chance(loss)) return false;
+  ++drops;
+  return true;
+}
+
 /// user_t of protocols/rocev2_dcqcn/user_configs.vh (128 bits, first field
 /// most significant): fresh [127], rc [126:100], rt [99:73], alpha [72:62],
 /// t_cnt [61:59], b_cnt [58:56], bytes [55:32], t_due [31:16], k_due [15:0].
@@ -225,5 +259,40 @@ inline std::vector<Out> cat(std::vector<Out> a, const std::vector<Out>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
+
+/// A directed driver: queue rx beats, run, and compare the segment
+/// addresses that left with what is expected.
+template <class Model>
+struct Directed {
+  SysTb<Model> tb;
+  std::vector<Out> outs;
+  explicit Directed(uint32_t flow_count = 16) : tb(flow_count) {
+    tb.on_seg = [this](const SysSeg& s) { outs.push_back({s.flow, s.idx, s.rtx}); };
+  }
+  /// Runs `cycles` cycles and returns the addresses that left meanwhile.
+  std::vector<Out> run(uint64_t cycles) {
+    outs.clear();
+    tb.run(cycles);
+    return outs;
+  }
+  /// Queues the beats, runs `cycles` cycles and returns what left.
+  std::vector<Out> send(const std::vector<SysRxCmd>& beats, uint64_t cycles) {
+    for (const auto& b : beats) tb.send_rx(b);
+    return run(cycles);
+  }
+  /// Adds flows `a` and `b` (first index 0, `segs` segments of `seg_bytes`
+  /// posted each), runs `cycles` cycles and returns what left, split into
+  /// flow `a`'s addresses and the rest.
+  std::pair<std::vector<Out>, std::vector<Out>> start_pair(uint32_t a, uint32_t b, uint32_t segs,
+                                                           uint32_t seg_bytes, uint64_t cycles) {
+    for (uint32_t f : {a, b}) {
+      tb.add(f, 0, seg_bytes);
+      tb.post(f, segs, seg_bytes);
+    }
+    std::pair<std::vector<Out>, std::vector<Out>> r;
+    for (const Out& x : run(cycles)) (x.flow == a ? r.first : r.second).push_back(x);
+    return r;
+  }
+};
 
 }  // namespace tonic::e2e

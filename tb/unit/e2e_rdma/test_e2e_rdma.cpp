@@ -35,28 +35,6 @@ namespace {
 
 constexpr uint32_t kFlowCount = 16;
 
-/// A directed driver: queue rx beats, run, and compare the segment
-/// addresses that left with what is expected.
-template <class Model>
-struct Directed {
-  SysTb<Model> tb{kFlowCount};
-  std::vector<Out> outs;
-  Directed() {
-    tb.on_seg = [this](const SysSeg& s) { outs.push_back({s.flow, s.idx, s.rtx}); };
-  }
-  /// Runs `cycles` cycles and returns the addresses that left meanwhile.
-  std::vector<Out> run(uint64_t cycles) {
-    outs.clear();
-    tb.run(cycles);
-    return outs;
-  }
-  /// Queues the beats, runs `cycles` cycles and returns what left.
-  std::vector<Out> send(const std::vector<SysRxCmd>& beats, uint64_t cycles) {
-    for (const auto& b : beats) tb.send_rx(b);
-    return run(cycles);
-  }
-};
-
 }  // namespace
 
 // ===========================================================================
@@ -66,14 +44,8 @@ TEST_CASE("e2e_rdma: ndp: directed pulls, a NACK's retransmission first, stale a
           "[e2e_rdma][ndp][smoke][badinput]") {
   Directed<Vtonic_ndp_16x128> t;
   constexpr uint32_t kA = 2, kB = 5, kNone = 9, kSeg = 1000;
-  for (uint32_t f : {kA, kB}) {
-    t.tb.add(f, 0, kSeg);
-    t.tb.post(f, 100, kSeg);
-  }
   // First window: TokensInit = 15 segments per flow without pulls, no more.
-  std::vector<Out> o = t.run(600);
-  std::vector<Out> a, b;
-  for (const Out& x : o) (x.flow == kA ? a : b).push_back(x);
+  const auto [a, b] = t.start_pair(kA, kB, 100, kSeg, 600);
   CHECK(str(a) == str(news(kA, 0, 15)));
   CHECK(str(b) == str(news(kB, 0, 15)));
 
@@ -169,11 +141,7 @@ TEST_CASE("e2e_rdma: ndp: closed loop with trimming and lost pulls: one segment 
     std::deque<Out> order;       // decisions not yet out
   };
   std::vector<FlowStat> fs(kFlowCount);
-  for (uint32_t f = 0; f < kFlows; ++f) {
-    tb.add(f, 0, kSeg);
-    tb.post(f, 1u << 24, kSeg);
-    rx.open(f, 0);
-  }
+  open_flows(tb, rx, kFlows, 1u << 24, kSeg);
   tb.on_seg = [&](const SysSeg& s) {
     FlowStat& st = fs[s.flow];
     if (st.order.empty() || !(st.order.front() == Out{s.flow, s.idx, s.rtx})) {
@@ -221,10 +189,8 @@ TEST_CASE("e2e_rdma: ndp: closed loop with trimming and lost pulls: one segment 
     }
     const SysTrace ti = sys_trace(d.trace_in_o);
     if (ti.valid) {
-      const SysRxCmd* ev = c >= kStage2Lag ? log.at(c - kStage2Lag) : nullptr;
-      if (!ev || ev->flow != ti.flow) {
-        err.fail(c, "stage-2 trace without its rx beat two cycles earlier");
-      } else if (ev->type == SysRx::kNack) {
+      const SysRxCmd* ev = stage2_event(log, c, ti, err);
+      if (ev && ev->type == SysRx::kNack) {
         ++fs[ti.flow].nacks_in;
         fs[ti.flow].pending.insert(ev->sack_idx);
       }
@@ -291,14 +257,8 @@ TEST_CASE("e2e_rdma: rocev2: directed go-back-N from the NACKed index; bad acks 
           "[e2e_rdma][rocev2][smoke][badinput]") {
   Directed<Vtonic_rocev2_dcqcn_16x128> t;
   constexpr uint32_t kA = 3, kB = 6, kNone = 9, kSeg = RoceCfg::kSegBytes, kW = RoceCfg::kInitWnd;
-  for (uint32_t f : {kA, kB}) {
-    t.tb.add(f, 0, kSeg);
-    t.tb.post(f, 200, kSeg);
-  }
   // At line rate both flows send their window (120) and stop.
-  std::vector<Out> o = t.run(3000);
-  std::vector<Out> a, b;
-  for (const Out& x : o) (x.flow == kA ? a : b).push_back(x);
+  const auto [a, b] = t.start_pair(kA, kB, 200, kSeg, 3000);
   CHECK(str(a) == str(news(kA, 0, kW)));
   CHECK(str(b) == str(news(kB, 0, kW)));
   // NACK(40): every segment from 40 to what was sent (119) again, in
@@ -344,16 +304,9 @@ TEST_CASE("e2e_rdma: rocev2: random loss: each NACK(expected) resends exactly fr
     uint64_t gen = 0, rtx = 0, gobacks = 0, timeouts = 0, drops = 0, resent_span = 0;
   };
   std::vector<FlowStat> fs(kFlowCount);
-  for (uint32_t f = 0; f < kFlows; ++f) {
-    tb.add(f, 0, kSeg);
-    tb.post(f, kSegs, kSeg);
-    rx.open(f, 0);
-  }
+  open_flows(tb, rx, kFlows, kSegs, kSeg);
   tb.on_seg = [&](const SysSeg& s) {
-    if (rng.chance(kLoss)) {
-      ++fs[s.flow].drops;
-      return;
-    }
+    if (lost(rng, kLoss, fs[s.flow].drops)) return;
     fwd.push(s.cycle, s);
   };
   auto go_back = [&](FlowStat& st, uint32_t from, uint32_t to) {
@@ -389,10 +342,8 @@ TEST_CASE("e2e_rdma: rocev2: random loss: each NACK(expected) resends exactly fr
     }
     const SysTrace ti = sys_trace(d.trace_in_o);
     if (ti.valid) {
-      const SysRxCmd* ev = c >= kStage2Lag ? log.at(c - kStage2Lag) : nullptr;
-      if (!ev || ev->flow != ti.flow) {
-        err.fail(c, "stage-2 trace without its rx beat two cycles earlier");
-      } else if (ev->type == SysRx::kNack) {
+      const SysRxCmd* ev = stage2_event(log, c, ti, err);
+      if (ev && ev->type == SysRx::kNack) {
         // Go back N: [expected, next_new as stage 2 saw it).
         FlowStat& st = fs[ti.flow];
         ++st.gobacks;
@@ -448,14 +399,8 @@ TEST_CASE("e2e_rdma: irn: directed NACKs resend only the gap below the arriving 
           "[e2e_rdma][irn][smoke][badinput]") {
   Directed<Vtonic_irn_16x128> t;
   constexpr uint32_t kA = 1, kB = 4, kNone = 9, kSeg = 1024, kBdp = 98;
-  for (uint32_t f : {kA, kB}) {
-    t.tb.add(f, 0, kSeg);
-    t.tb.post(f, 200, kSeg);
-  }
   // At line rate both flows send their BDP window (98) and stop.
-  std::vector<Out> o = t.run(3000);
-  std::vector<Out> a, b;
-  for (const Out& x : o) (x.flow == kA ? a : b).push_back(x);
+  const auto [a, b] = t.start_pair(kA, kB, 200, kSeg, 3000);
   CHECK(str(a) == str(news(kA, 0, kBdp)));
   CHECK(str(b) == str(news(kB, 0, kBdp)));
   auto nack = [](uint32_t f, uint32_t cum, uint32_t psn) { return rx_cmd(f, SysRx::kNack, cum, true, psn); };
@@ -507,16 +452,9 @@ TEST_CASE("e2e_rdma: irn: random loss: only lost segments are resent, once each;
     std::vector<uint32_t> in_flight = std::vector<uint32_t>(kSegs, 0);  // copies on the way
   };
   std::vector<FlowStat> fs(kFlowCount);
-  for (uint32_t f = 0; f < kFlows; ++f) {
-    tb.add(f, 0, kSeg);
-    tb.post(f, kSegs, kSeg);
-    rx.open(f, 0);
-  }
+  open_flows(tb, rx, kFlows, kSegs, kSeg);
   tb.on_seg = [&](const SysSeg& s) {
-    if (rng.chance(kLoss)) {
-      ++fs[s.flow].drops;
-      return;
-    }
+    if (lost(rng, kLoss, fs[s.flow].drops)) return;
     ++fs[s.flow].in_flight[s.idx];
     fwd.push(s.cycle, s);
   };
@@ -607,10 +545,8 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
     uint32_t min_rc = RoceCfg::kC;
   };
   std::vector<FlowState> fs(kFlows);
+  open_flows(tb, acker, kFlows, 1u << 24, kSeg);
   for (uint32_t f = 0; f < kFlows; ++f) {
-    tb.add(f, 0, kSeg);
-    tb.post(f, 1u << 24, kSeg);
-    acker.open(f, 0);
     for (uint64_t t = kQuiet1 + rng.below(5000); t < kCnpEnd;) {
       fs[f].cnp_at.push_back(t);
       t += rng.chance(0.25) ? rng.range(1, 40) : rng.range(1000, 30000);
@@ -673,9 +609,9 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
     const SysTrace ti = sys_trace(d.trace_in_o);
     if (ti.valid && ti.flow < kFlows) {
       FlowState& st = fs[ti.flow];
-      const SysRxCmd* ev = c >= kStage2Lag ? log.at(c - kStage2Lag) : nullptr;
-      if (!ev || ev->flow != ti.flow) {
-        err.fail(c, "stage-2 trace without its rx beat two cycles earlier");
+      const SysRxCmd* ev = stage2_event(log, c, ti, err);
+      if (!ev) {
+        // recorded by stage2_event
       } else if (!st.rp) {
         err.fail(c, "an event before the first periodic call");
       } else if (ev->type == SysRx::kCnp) {

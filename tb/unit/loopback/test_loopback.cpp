@@ -84,6 +84,7 @@
 #include "common/ref/switch_queue.hpp"
 #include "common/rng.hpp"
 #include "common/sys_tb.hpp"
+#include "unit/e2e_rdma/e2e_rig.hpp"  // Errors
 #include "unit/rx/rx_tb.hpp"  // packing of tonic_rx_engine's ports
 
 using namespace tonic;
@@ -135,19 +136,8 @@ struct Result {
   double seg_per_cycle = 0, gbps = 0;
 };
 
-/// The first error of the run's checkers.
-class Errors {
- public:
-  void fail(uint64_t c, const std::string& what) {
-    if (n_++ == 0) first_ = "cycle " + std::to_string(c) + ": " + what;
-  }
-  uint64_t count() const { return n_; }
-  const std::string& first() const { return first_; }
-
- private:
-  uint64_t n_ = 0;
-  std::string first_;
-};
+/// The first error of the run's checkers (e2e_rig.hpp).
+using e2e::Errors;
 
 /// A packet in the channel.
 struct Pkt {

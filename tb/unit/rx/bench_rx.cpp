@@ -27,20 +27,6 @@ using namespace tonic;
 
 namespace {
 
-RxEngineParams params_16x32() { return RxEngineParams{}; }  // rtl/manifest/rx.json
-RxEngineParams params_1024x128() {
-  RxEngineParams p;
-  p.flows = 1024;
-  p.w = 128;
-  p.ack_delay = 2000;
-  p.nack_gap = 1000;
-  p.cnp_gap = 5000;
-  p.pull_gap = 12;
-  p.resend_timeout = 10000;
-  p.go_back_after = 3;
-  return p;
-}
-
 template <class Model>
 uint64_t run_rx(const RxEngineParams& p, uint32_t nflows, uint64_t cycles, uint64_t seed,
                 bool check) {
@@ -212,16 +198,16 @@ uint64_t run_rx(const RxEngineParams& p, uint32_t nflows, uint64_t cycles, uint6
 int main(int argc, char** argv) {
   BenchMain bench("rx", argc, argv);
   bench.add("rx_1024x128", [](uint64_t cycles, uint64_t seed) {
-    return run_rx<Vrx_1024x128>(params_1024x128(), 256, cycles, seed, true);
+    return run_rx<Vrx_1024x128>(rx_params_1024x128(), 256, cycles, seed, true);
   }, 300000);
   bench.add("rx_1024x128_model", [](uint64_t cycles, uint64_t seed) {
-    return run_rx<Vrx_1024x128>(params_1024x128(), 256, cycles, seed, false);
+    return run_rx<Vrx_1024x128>(rx_params_1024x128(), 256, cycles, seed, false);
   }, 300000);
   bench.add("rx_16x32", [](uint64_t cycles, uint64_t seed) {
-    return run_rx<Vrx_16x32>(params_16x32(), 16, cycles, seed, true);
+    return run_rx<Vrx_16x32>(rx_params_16x32(), 16, cycles, seed, true);
   }, 1000000);
   bench.add("rx_16x32_model", [](uint64_t cycles, uint64_t seed) {
-    return run_rx<Vrx_16x32>(params_16x32(), 16, cycles, seed, false);
+    return run_rx<Vrx_16x32>(rx_params_16x32(), 16, cycles, seed, false);
   }, 1000000);
   return bench.run();
 }

@@ -15,6 +15,23 @@
 
 namespace tonic {
 
+/// The engine configurations the tests and the benchmark build
+/// (rtl/manifest/rx.json): rx_16x32 has RxEngineParams' defaults.
+inline RxEngineParams rx_params_16x32() { return RxEngineParams{}; }
+/// rx_1024x128.
+inline RxEngineParams rx_params_1024x128() {
+  RxEngineParams p;
+  p.flows = 1024;
+  p.w = 128;
+  p.ack_delay = 2000;
+  p.nack_gap = 1000;
+  p.cnp_gap = 5000;
+  p.pull_gap = 12;
+  p.resend_timeout = 10000;
+  p.go_back_after = 3;
+  return p;
+}
+
 /// A bit vector packed LSB first in 32-bit words (Verilator's layout).
 struct RxBits {
   std::vector<uint32_t> w;

@@ -19,22 +19,6 @@ using namespace tonic;
 
 namespace {
 
-/// rx_16x32 (rtl/manifest/rx.json).
-RxEngineParams small_params() { return RxEngineParams{}; }
-/// rx_1024x128.
-RxEngineParams big_params() {
-  RxEngineParams p;
-  p.flows = 1024;
-  p.w = 128;
-  p.ack_delay = 2000;
-  p.nack_gap = 1000;
-  p.cnp_gap = 5000;
-  p.pull_gap = 12;
-  p.resend_timeout = 10000;
-  p.go_back_after = 3;
-  return p;
-}
-
 using Tb = RxTb<Vrx_16x32>;
 
 RxCfg open_cfg(uint16_t flow, RxMode mode, uint32_t first = 0, uint32_t count = 0) {
@@ -71,7 +55,7 @@ std::vector<RxCtl> of_flow(const std::vector<RxCtl>& v, uint16_t flow) {
 }  // namespace
 
 TEST_CASE("rx: TCP per-segment acks, out of order, duplicates", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   tb.cfg(open_cfg(3, RxMode::kTcp, 100));
   for (uint32_t i : {100u, 101u, 103u, 104u, 102u, 101u, 200u}) tb.data(seg(3, i));
   tb.idle(10);
@@ -92,7 +76,7 @@ TEST_CASE("rx: TCP per-segment acks, out of order, duplicates", "[rx][smoke]") {
 }
 
 TEST_CASE("rx: TCP SACK names the held segment", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   RxCfg c = open_cfg(1, RxMode::kTcp, 0);
   c.sack = true;
   tb.cfg(c);
@@ -107,7 +91,7 @@ TEST_CASE("rx: TCP SACK names the held segment", "[rx][smoke]") {
 }
 
 TEST_CASE("rx: TCP delayed ack every 2nd segment or AckDelay, immediate out of order", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   RxCfg c = open_cfg(5, RxMode::kTcp, 0);
   c.delack = true;
   tb.cfg(c);
@@ -129,7 +113,7 @@ TEST_CASE("rx: TCP delayed ack every 2nd segment or AckDelay, immediate out of o
 }
 
 TEST_CASE("rx: RoCE go-back-N, NackGap, CNP per CnpGap", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   tb.cfg(open_cfg(2, RxMode::kRoce, 0));
   tb.data(seg(2, 0));
   tb.data(seg(2, 2));  // NACK(1)
@@ -164,7 +148,7 @@ TEST_CASE("rx: RoCE go-back-N, NackGap, CNP per CnpGap", "[rx][smoke]") {
 }
 
 TEST_CASE("rx: IRN NACK with SACK, selective", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   tb.cfg(open_cfg(4, RxMode::kIrn, 10));
   for (uint32_t i : {10u, 12u, 13u, 11u, 5u}) tb.data(seg(4, i));
   tb.idle(6);
@@ -178,7 +162,7 @@ TEST_CASE("rx: IRN NACK with SACK, selective", "[rx][smoke]") {
 }
 
 TEST_CASE("rx: NDP ack/NACK and paced cumulative pulls", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   tb.cfg(open_cfg(6, RxMode::kNdp, 0));
   tb.cfg(open_cfg(7, RxMode::kNdp, 0));
   tb.data(seg(6, 0));
@@ -201,7 +185,7 @@ TEST_CASE("rx: NDP ack/NACK and paced cumulative pulls", "[rx][smoke]") {
 }
 
 TEST_CASE("rx: window mode RESEND, timeout, go-back, zombie, completion", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   tb.cfg(open_cfg(8, RxMode::kWindow, 0, 4));
   tb.data(seg(8, 40));  // past the message end (and beyond W = 32): dropped, no RESEND
   RxDesc z = seg(8, 0);
@@ -235,7 +219,7 @@ TEST_CASE("rx: window mode RESEND, timeout, go-back, zombie, completion", "[rx][
 }
 
 TEST_CASE("rx: bad input is counted and dropped, nothing else changes", "[rx][badinput]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   RxCfg c = open_cfg(2, RxMode::kIrn, 50);
   tb.cfg(c);
   tb.data(seg(2, 50));
@@ -292,7 +276,7 @@ TEST_CASE("rx: an index past the message end is dropped in every mode, the messa
   // (other modes: WBASE is the end, so 104 would be in order).
   for (RxMode mode : {RxMode::kTcp, RxMode::kNdp, RxMode::kRoce, RxMode::kIrn, RxMode::kWindow}) {
     CAPTURE(to_string(mode));
-    Tb tb(small_params());
+    Tb tb(rx_params_16x32());
     tb.cfg(open_cfg(2, mode, 100, 4));
     tb.idle(2);
     const RxEngineRef::Flow before = tb.ref().flow(2);
@@ -329,7 +313,7 @@ TEST_CASE("rx: an index past the message end is dropped in every mode, the messa
 }
 
 TEST_CASE("rx: window mode beyond-window RESEND names the dropped index", "[rx][smoke]") {
-  Tb tb(small_params());
+  Tb tb(rx_params_16x32());
   tb.cfg(open_cfg(8, RxMode::kWindow, 0, 100));
   tb.data(seg(8, 1));
   tb.data(seg(8, 40));  // beyond W = 32
@@ -480,7 +464,7 @@ TEST_CASE("rx: random arrivals per mode against the reference", "[rx][stress]") 
   for (const M& m : runs) {
     DYNAMIC_SECTION(m.name) {
       TONIC_SEED(0x5eed0000 + m.modes.size() * 17 + static_cast<uint64_t>(m.modes[0]));
-      random_run<Vrx_16x32>(small_params(), m.modes, tonic_seed_, 250000, 6);
+      random_run<Vrx_16x32>(rx_params_16x32(), m.modes, tonic_seed_, 250000, 6);
     }
   }
 }
@@ -488,7 +472,7 @@ TEST_CASE("rx: random arrivals per mode against the reference", "[rx][stress]") 
 TEST_CASE("rx: random arrivals, 1024 flows W=128", "[rx][stress]") {
   TONIC_SEED(0x1024128);
   random_run<Vrx_1024x128>(
-      big_params(), {RxMode::kTcp, RxMode::kNdp, RxMode::kRoce, RxMode::kIrn, RxMode::kWindow},
+      rx_params_1024x128(), {RxMode::kTcp, RxMode::kNdp, RxMode::kRoce, RxMode::kIrn, RxMode::kWindow},
       tonic_seed_, 150000, 24);
 }
 
@@ -502,7 +486,7 @@ TEST_CASE("rx: random arrivals, 1024 flows W=128", "[rx][stress]") {
 TEST_CASE("rx: reference rules agree with the issue-4 receiver models", "[rx][smoke]") {
   TONIC_SEED(0xab1e);
   Rng rng(tonic_seed_);
-  RxEngineParams p = small_params();
+  RxEngineParams p = rx_params_16x32();
   for (RxMode mode : {RxMode::kTcp, RxMode::kRoce, RxMode::kIrn, RxMode::kNdp}) {
     CAPTURE(to_string(mode));
     RxEngineRef eng(p);

@@ -21,6 +21,7 @@
 
 #include "common/rng.hpp"
 #include "w003_loop.hpp"
+#include "w003_report.hpp"
 
 using namespace tonic;
 using namespace tonic::w003;
@@ -85,12 +86,6 @@ struct LossRow {
   Mean partial, partial_base, whole;
 };
 
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
 }  // namespace
 
 TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs retransmission scheme",
@@ -152,11 +147,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
       rb.push_back(row);
     }
   }
-  auto free_of = [&](uint32_t n) -> const LossRow& {
-    for (const LossRow& r : rb)
-      if (r.count == n && r.loss == 0.0) return r;
-    throw std::logic_error("no loss-free row");
-  };
+  auto free_of = [&](uint32_t n) -> const LossRow& { return loss_free_row(rb, n); };
   std::ostringstream tb;
   tb << "(b) loss, W " << kLossW << ", jitter " << kLossJitter << ", RTT " << 2 * kOneWay << ", T "
      << kLossTimeout << ", mean of " << kLossSeeds << " seeds from " << seed
@@ -173,10 +164,8 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
   std::cout << "\nseed-003 experiment\n" << ta.str() << "\n" << tb.str() << std::flush;
 
   // ---------------------------------------------------------------- report
-  nlohmann::json j;
-  j["source"] = "tb/unit/window003/test_w003_experiment.cpp (tb/common/ref/window003.hpp, plain C++)";
-  j["doc"] = "docs/design/window003.md";
-  j["seed"] = seed;
+  nlohmann::json j =
+      report_head("tb/unit/window003/test_w003_experiment.cpp (tb/common/ref/window003.hpp, plain C++)", seed);
   j["config"] = {{"one_way_delay_cycles", kOneWay},
                  {"rtt_cycles", 2 * kOneWay},
                  {"pace_cycles_per_packet", 1},
@@ -218,9 +207,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
                          {"whole_restarts", r.whole.restarts},
                          {"incomplete_runs", r.partial.incomplete + r.partial_base.incomplete + r.whole.incomplete}});
   }
-  const std::filesystem::path dir = std::filesystem::path(TONIC_SOURCE_DIR) / "build" / "reports";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "window003.json") << j.dump(2) << "\n";
+  write_report(j, "window003.json");
 
   // ---------------------------------------------------------------- checks
   for (const ReorderRow& r : ra) CHECK(r.reordered.incomplete == 0);

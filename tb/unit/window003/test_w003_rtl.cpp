@@ -45,6 +45,7 @@
 #include "common/rng.hpp"
 #include "rx/rx_tb.hpp"
 #include "w003_loop.hpp"
+#include "w003_report.hpp"
 
 using namespace tonic;
 using namespace tonic::w003;
@@ -613,12 +614,6 @@ Mean run_mean(RtlRun c, const RxEngineParams& params, uint32_t seeds, uint64_t b
   return m;
 }
 
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
 }  // namespace
 
 namespace {
@@ -740,11 +735,7 @@ TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window00
       rb.push_back(row);
     }
   }
-  auto free_of = [&](uint32_t n) -> const LossRow& {
-    for (const LossRow& r : rb)
-      if (r.count == n && r.loss == 0.0) return r;
-    throw std::logic_error("no loss-free row");
-  };
+  auto free_of = [&](uint32_t n) -> const LossRow& { return loss_free_row(rb, n); };
   std::ostringstream tb;
   tb << "(b) RTL, loss, W 128, jitter " << kLossJitter << ", RTT " << 2 * kOneWay
      << ", T 48, G 3, 16 flows, mean of " << kLossSeeds << " seeds from " << seed
@@ -764,10 +755,8 @@ TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window00
   std::cout << "\nseed-003 experiment on the RTL (tonic_rx_engine)\n" << ta.str() << "\n" << tb.str() << std::flush;
 
   // ---------------------------------------------------------------- report
-  nlohmann::json j;
-  j["source"] = "tb/unit/window003/test_w003_rtl.cpp (tonic_rx_engine, Verilated rx_16x*_t*)";
-  j["doc"] = "docs/design/window003.md";
-  j["seed"] = seed;
+  nlohmann::json j =
+      report_head("tb/unit/window003/test_w003_rtl.cpp (tonic_rx_engine, Verilated rx_16x*_t*)", seed);
   j["config"] = {{"one_way_delay_cycles", kOneWay},
                  {"rtt_cycles", 2 * kOneWay},
                  {"flows", 16},
@@ -820,9 +809,7 @@ TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window00
                                               {"wbase_only", r.rtl.incomplete},
                                               {"whole", r.whole.incomplete}}}});
   }
-  const std::filesystem::path dir = std::filesystem::path(TONIC_SOURCE_DIR) / "build" / "reports";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "window003_rtl.json") << j.dump(2) << "\n";
+  write_report(j, "window003_rtl.json");
 
   // ---------------------------------------------------------------- checks
   auto frac = [&](Scheme s, uint32_t w) -> const ReorderRow& {
