@@ -348,7 +348,7 @@ module tonic_rate_credit #(
   end
   assign k = fits[0] ? 5'(1 << jsel) : '0;
   assign grant_ok = c4_q.op == OpCheck || (c4_q.op == OpRate && st4_q.waiting);
-  assign k_zero   = k == '0;
+  assign k_zero   = !fits[0];        // not even one segment fits
   assign rate4    = (c4_q.op == OpRate) ? c4_q.arg : st4_q.rate;
 
   assign st_we = c4_q.valid;

@@ -157,7 +157,6 @@ module tonic_dd_engine
   // credit, next-seg generates a segment only with a permit.
   localparam bit CreditOn = CreditScheme != CreditWindow;
   localparam bit RateOn   = CreditScheme == CreditRate;
-  localparam bit TokenOn  = CreditScheme == CreditToken;
   /// Rate: a fire that leaves at most LowMark permits asks for more.
   localparam int unsigned LowMark = 12;
 
@@ -825,6 +824,7 @@ module tonic_dd_engine
   seq_t   p_ws, p_nn;
   cnt_t   p_flight;
   logic   p_present, p_conflict, p_timeout, p_arm, p_disarm, p_call;
+  logic   p_same_flow, p_cred_clash;  // the two kinds of conflict
   ring_t  p_sent, p_pending;
   logic   p_wnd_we, p_mark_we, p_rto_we, p_restart, p_user_we;
   cnt_t   p_wnd;
@@ -846,8 +846,9 @@ module tonic_dd_engine
   // With a credit scheme, a call whose rate/token write meets one of stage 2
   // (any flow: one credit update per cycle) is cancelled whole and runs
   // again on the next visit.
-  assign p_conflict = (i2_go && i2f == pf) || (ctrl_q.valid && cf == pf)
-                   || (CreditOn && i2_cred && (p_rate_we || p_tok_we));
+  assign p_same_flow  = (i2_go && i2f == pf) || (ctrl_q.valid && cf == pf);
+  assign p_cred_clash = CreditOn && i2_cred && (p_rate_we || p_tok_we);
+  assign p_conflict   = p_same_flow || p_cred_clash;
   assign p_disarm  = p_present && !p_conflict && p_flight == '0 && cold_p.armed;
   assign p_arm     = p_present && !p_conflict && p_flight != '0 && !cold_p.armed;
   // The timer expired. Meaningful in a call only (p_call holds the
@@ -1143,9 +1144,7 @@ module tonic_dd_engine
       cstats_d = cstats_q;
       if (g_q.valid && g_q.pull_we && !g_after) cstats_d.pull_stale += 1;
       if (g_q.valid && g_cut)                   cstats_d.tok_excess += 1;
-      if (p_present && CreditOn && i2_cred && (p_rate_we || p_tok_we)
-          && !((i2_go && i2f == pf) || (ctrl_q.valid && cf == pf)))
-                                                cstats_d.per_cancelled += 1;
+      if (p_present && p_cred_clash && !p_same_flow) cstats_d.per_cancelled += 1;
       if (n_park)                               cstats_d.parks += 1;
       if (g_q.valid)                            cstats_d.permits += 32'(g_add);
     end
