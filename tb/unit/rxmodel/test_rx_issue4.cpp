@@ -104,6 +104,27 @@ RxCause literal_arrive(S& s, uint64_t i, uint64_t w) {
   return c;
 }
 
+/// The next arrival index of a random closed-loop test (the draws in this
+/// order): with probability p_edge at or past the window's edge (fm + w +
+/// 0..edge-1); else, while `next` is inside the window, the next new one
+/// with probability p_new (next advances); else fm or, as often, one of
+/// [fm - back, next). `next` becomes at least the index + 1.
+uint64_t pick_index(Rng& rng, uint64_t fm, uint64_t& next, uint64_t w, double p_edge, uint64_t edge,
+                    double p_new, uint64_t back) {
+  uint64_t i;
+  if (rng.chance(p_edge)) {
+    i = fm + w + rng.below(edge);
+  } else if (next < fm + w && rng.chance(p_new)) {
+    i = next++;
+  } else if (rng.chance(0.5) || next == 0) {
+    i = fm;
+  } else {
+    i = rng.range(fm >= back ? fm - back : 0, next - 1);
+  }
+  if (i >= next) next = i + 1;
+  return i;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -904,17 +925,7 @@ TEST_CASE("rxmodel: NDP random arrivals: one ack or nack per packet, pulls paced
     }
     const uint32_t f = static_cast<uint32_t>(rng.below(kFlows));
     F& s = fl[f];
-    uint64_t i;
-    if (rng.chance(0.02)) {
-      i = s.fm + kW + rng.below(3);  // at or past the window's edge
-    } else if (s.next_new < s.fm + kW && rng.chance(0.6)) {
-      i = s.next_new++;
-    } else if (rng.chance(0.5) || s.next_new == 0) {
-      i = s.fm;
-    } else {
-      i = rng.range(s.fm >= 3 ? s.fm - 3 : 0, s.next_new - 1);
-    }
-    if (i >= s.next_new) s.next_new = i + 1;
+    const uint64_t i = pick_index(rng, s.fm, s.next_new, kW, 0.02, 3, 0.6, 3);
     const Arrival a{f, i, rng.chance(0.15), cycle};
     rx.segment(cycle, f, static_cast<uint32_t>(s.base + i), a.trimmed);
     check(rx.take_acks(), &a, cycle);
@@ -1144,17 +1155,7 @@ TEST_CASE("rxmodel: IRN random traffic with drops and reordering: every ACK/NACK
     cycle += rng.chance(0.02) ? rng.range(100, 500) : rng.below(4);
     const uint32_t f = static_cast<uint32_t>(rng.below(kFlows));
     F& s = fl[f];
-    uint64_t i;
-    if (rng.chance(0.005)) {
-      i = s.fm + kW + rng.below(2);
-    } else if (s.next < s.fm + kW && rng.chance(0.7)) {
-      i = s.next++;
-    } else if (rng.chance(0.5) || s.next == 0) {
-      i = s.fm;
-    } else {
-      i = rng.range(s.fm >= 2 ? s.fm - 2 : 0, s.next - 1);
-    }
-    if (i >= s.next) s.next = i + 1;
+    const uint64_t i = pick_index(rng, s.fm, s.next, kW, 0.005, 2, 0.7, 2);
     if (!rng.chance(0.05)) wire.emplace_back(f, i);
     const size_t hold = static_cast<size_t>(rng.below(6));
     while (wire.size() > hold) deliver(rng.chance(0.7) ? 0 : static_cast<size_t>(rng.below(wire.size())));
