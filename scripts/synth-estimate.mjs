@@ -32,20 +32,21 @@
 // runs the ordinary flat synthesis of such configs (build/synth/C.flat/) and
 // adds its figures to the row as `flat` (twice the time).
 //
-// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results]
+// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze]
 //   --from-results: no synthesis; rebuild the reports from the result.json
 //   files an earlier run left in build/synth/<config>/. [--flat]
+//   --reanalyze: no synthesis; levels.mjs again on the netlists an earlier
+//   run left (build/synth/<config>/net.json), e.g. after a change of the
+//   timing model.
 //   --config C also runs a config without "synth": true (a quick check);
 //   its result goes to build/synth/C/ only, not into the reports.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, SPLIT_ATTR } from './levels.mjs';
+import { describe } from './protocols.mjs';
 import { loadConfigs, ROOT } from './manifest.mjs';
-import { markdownTable, REPORTS, updateResults, writeReport } from './report.mjs';
-
-// Kintex UltraScale+ XCKU15P capacity.
-export const XCKU15P = { lut: 522720, ff: 1045440, bram36: 984, uram: 128, dsp: 1968 };
+import { markdownTable, REPORTS, updateResults, writeReport, XCKU15P } from './report.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -114,18 +115,24 @@ function run(c, dir = c.name) {
       }
       fs.writeFileSync(path.join(outDir, 'net.json'), text.slice(start));
       fs.rmSync(path.join(outDir, 'stdout.txt'));
-      const netlist = JSON.parse(text.slice(start));
-      const r = analyze(netlist, c.top, { split: c.proto_modules });
-      fs.writeFileSync(path.join(outDir, 'levels.json'), JSON.stringify(r, null, 2) + '\n');
-      delete r.path;
-      delete r.path_fixed;
-      if (r.split && Object.values(r.split.modules).every((s) => s.lut + s.ff + s.carry + s.muxf === 0)) {
-        resolve({ error: `no cells of ${c.proto_modules.join(', ')} found (module names?), see build/synth/${dir}/yosys.log` });
-        return;
-      }
-      resolve({ ...r, synth_s: Math.round(synthS * 10) / 10 });
+      const r = analyzeNet(c, dir);
+      resolve(r.error ? r : { ...r, synth_s: Math.round(synthS * 10) / 10 });
     });
   });
+}
+
+/// levels.mjs on build/synth/<dir>/net.json (writes levels.json there).
+function analyzeNet(c, dir) {
+  const outDir = path.join(ROOT, 'build', 'synth', dir);
+  const r = analyze(JSON.parse(fs.readFileSync(path.join(outDir, 'net.json'), 'utf8')), c.top, { split: c.proto_modules });
+  fs.writeFileSync(path.join(outDir, 'levels.json'), JSON.stringify(r, null, 2) + '\n');
+  delete r.path;
+  delete r.path_fixed;
+  delete r.delay_path;
+  if (r.split && Object.values(r.split.modules).every((s) => s.lut + s.ff + s.carry + s.muxf === 0)) {
+    return { error: `no cells of ${c.proto_modules.join(', ')} found (module names?), see build/synth/${dir}/yosys.log` };
+  }
+  return r;
 }
 
 const round2 = (x) => Math.round(x * 100) / 100;
@@ -146,6 +153,8 @@ function makeRow(c, r) {
       proto_ff: sum('ff'),
       fixed_ff: r.ff - sum('ff'),
       levels_fixed: split.levels_fixed,
+      levels_around_proto: split.levels_through,
+      levels_via_proto: split.levels_via,
       levels_proto: split.levels_split,
       path_proto_levels: split.path_split_levels,
       proto_modules: split.modules,
@@ -177,6 +186,23 @@ let failed = 0;
 const queue = [...todo];
 async function worker() {
   for (let c = queue.shift(); c; c = queue.shift()) {
+    if (args.includes('--reanalyze')) {
+      // levels.mjs again on an earlier run's netlist (build/synth/<name>/net.json).
+      const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
+      if (!fs.existsSync(f) || !fs.existsSync(path.join(ROOT, 'build', 'synth', c.name, 'net.json'))) {
+        failed++;
+        process.stdout.write(`synth-estimate: ${c.name}: no earlier run in build/synth/${c.name}/\n`);
+        continue;
+      }
+      const old = JSON.parse(fs.readFileSync(f, 'utf8'));
+      const r = analyzeNet(c, c.name);
+      if (r.error) { failed++; process.stdout.write(`synth-estimate: ${c.name}: FAILED (${r.error})\n`); continue; }
+      const row = { ...makeRow(c, { ...r, synth_s: old.synth_s }), ...(old.flat ? { flat: old.flat } : {}) };
+      fs.writeFileSync(f, JSON.stringify(row, null, 2) + '\n');
+      if (c.synth) rows.push(row);
+      process.stdout.write(`synth-estimate: ${c.name}: re-analyzed build/synth/${c.name}/net.json\n`);
+      continue;
+    }
     if (args.includes('--from-results')) {
       // Rebuild the reports from an earlier run's build/synth/<name>/result.json.
       const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
@@ -240,7 +266,7 @@ const table = markdownTable(merged, [
   ['LUT', (r) => r.lut], ['(LUTRAM)', (r) => r.lutram], ['FF', (r) => r.ff], ['BRAM36', (r) => r.bram36],
   ['URAM', (r) => r.uram], ['DSP', (r) => r.dsp], ['CARRY4', (r) => r.carry],
   ['LUT %', pctCell('lut')], ['FF %', pctCell('ff')], ['BRAM36 %', pctCell('bram36')], ['URAM %', pctCell('uram')],
-  ['levels', (r) => r.levels], ['target', targetCell],
+  ['levels', (r) => r.levels], ['est. delay (ns)', (r) => r.delay_ns ?? ''], ['target', targetCell],
 ]);
 const note = 'Yosys 0.69 `synth_xilinx -family xcup -flatten -noiopad`, out of context; ' +
   '`levels` per docs/timing-model.md (LUT, MUXF = 1, CARRY4 = 1/2); % of the XCKU15P ' +
@@ -257,12 +283,53 @@ const topTable = tops.length === 0 ? '' : '\nFixed function vs protocol (configs
   markdownTable(tops, [
     ['config', (r) => r.name], ['params', params], ['LUT', (r) => r.lut],
     ['protocol LUT (in + per)', (r) => `${r.proto_lut} (${modCell('lut', ' + ')(r)})`], ['fixed LUT', (r) => r.fixed_lut],
-    ['protocol share %', (r) => r.proto_share_pct], ['FF', (r) => r.ff], ['BRAM36', (r) => r.bram36], ['URAM', (r) => r.uram],
+    ['protocol share %', (r) => r.proto_share_pct],
+    ['protocol % of device LUTs', (r) => round2((r.proto_lut / XCKU15P.lut) * 100)],
+    ['fixed / protocol LUT', (r) => (r.proto_lut ? Math.round(r.fixed_lut / r.proto_lut) : '')], ['FF', (r) => r.ff], ['BRAM36', (r) => r.bram36], ['URAM', (r) => r.uram],
     ['levels', (r) => r.levels], ['fixed levels', (r) => r.levels_fixed],
+    ['fixed levels around the protocol', (r) => r.levels_around_proto ?? ''],
+    ['worst path through the protocol', (r) => r.levels_via_proto ?? ''],
     ['protocol levels (in, per)', (r) => `${r.levels_proto} (${modCell('levels', ', ')(r)})`],
     ['on critical path', (r) => r.path_proto_levels], ['target', targetCell],
     ...(tops.some((r) => r.flat) ? [['flat build LUT / levels', (r) => (r.flat ? `${r.flat.lut} / ${r.flat.levels}` : '')]] : []),
   ]);
-fs.writeFileSync(path.join(REPORTS, 'synth.md'), note + table + topTable);
-updateResults('synth', 'Synthesis estimate (XCKU15P)', note + table + topTable);
+// Scaling: the tops of one protocol at several FlowCount x Window sizes.
+const protoOf = (r) => all.find((c) => c.name === r.name)?.include_dirs.find((d) => d.startsWith('protocols/'))?.slice(10);
+const scaled = [...new Set(tops.map(protoOf))].filter((p) => tops.filter((r) => protoOf(r) === p).length > 1).sort();
+const scaleRows = scaled.flatMap((p) => tops.filter((r) => protoOf(r) === p)
+  .sort((a, b) => a.params.FlowCount - b.params.FlowCount || a.params.Window - b.params.Window));
+const scaleTable = scaleRows.length === 0 ? '' : '\nScaling (FlowCount x Window) of the protocols synthesized at ' +
+  'several sizes; % of the XCKU15P in brackets.\n\n' + markdownTable(scaleRows, [
+  ['protocol', protoOf], ['flows', (r) => r.params.FlowCount], ['window', (r) => r.params.Window],
+  ['LUT', (r) => `${r.lut} (${r.pct_xcku15p.lut} %)`], ['FF', (r) => `${r.ff} (${r.pct_xcku15p.ff} %)`],
+  ['BRAM36', (r) => `${r.bram36} (${r.pct_xcku15p.bram36} %)`], ['URAM', (r) => r.uram], ['DSP', (r) => r.dsp],
+  ['protocol LUT', (r) => r.proto_lut], ['fixed levels', (r) => r.levels_fixed], ['levels', (r) => r.levels],
+  ['est. delay (ns)', (r) => r.delay_ns ?? ''], ['target', targetCell],
+]);
+fs.writeFileSync(path.join(REPORTS, 'synth.md'), note + table + topTable + scaleTable);
+updateResults('synth', 'Synthesis estimate (XCKU15P)', note + table + topTable + scaleTable);
+
+// synth/fixed-levels.json (committed; read by scripts/check-protocol): per
+// credit scheme, the fixed-function levels of the tops at 1024 x 128 — the
+// worst path anywhere and the worst fixed part of a path through the
+// protocol modules — to add to a protocol's own levels.
+const schemes = {};
+for (const r of tops.filter((x) => x.params.FlowCount === 1024 && x.params.Window === 128)) {
+  const p = protoOf(r);
+  const d = p && describe(p);
+  if (!d || r.levels_around_proto == null) continue;
+  const s = (schemes[d.scheme] ??= { levels_fixed: 0, levels_around_proto: 0, configs: [] });
+  s.levels_fixed = Math.max(s.levels_fixed, r.levels_fixed);
+  s.levels_around_proto = Math.max(s.levels_around_proto, r.levels_around_proto);
+  s.configs.push(r.name);
+}
+if (Object.keys(schemes).length) {
+  fs.writeFileSync(path.join(ROOT, 'synth', 'fixed-levels.json'), JSON.stringify({
+    doc: 'Written by make synth-estimate (scripts/synth-estimate.mjs) from build/reports/synth.json; read by ' +
+      'scripts/check-protocol. Per credit scheme, over the tonic_top configs at FlowCount 1024 x Window 128: ' +
+      'levels_fixed, the fixed function\'s longest path; levels_around_proto, the longest fixed part of a path ' +
+      'through the protocol modules (docs/timing-model.md).',
+    schemes,
+  }, null, 2) + '\n');
+}
 process.exit(failed ? 1 : 0);

@@ -23,6 +23,17 @@ assert.equal(r.bram36, 1);
 assert.equal(r.comb_loop, false);
 assert.deepEqual(r.path.map((c) => c.split(' ')[0]), ['lut0', 'lut1', 'mux7', 'c0', 'c1']);
 
+// Delay estimate by hand (DELAY of levels.mjs): bit 3 is an undriven net
+// (a module input: clock-to-out 0.1) with fan-out 35, route 0.13 + 0.035 *
+// log2(35); lut0 0.41 + 0.09 = 0.50; lut1 + route(1) 0.13 + 0.09 = 0.72;
+// mux7 (dedicated input) + 0.08 = 0.80; c0 + route(1) + 0.06 = 0.99; c1
+// (carry chain, no route) + 0.06 = 1.05; ff1: + route(1) 0.13 + setup 0.05
+// + uncertainty 0.45 = 1.68 ns.
+const route35 = 0.13 + 0.035 * Math.log2(35);
+assert.ok(Math.abs(r.delay_ns - (0.1 + route35 + 0.09 + 0.13 + 0.09 + 0.08 + 0.13 + 0.06 + 0.06 + 0.13 + 0.05 + 0.45)) < 0.002,
+  `delay_ns ${r.delay_ns}`);
+assert.deepEqual(r.delay_path.map((c) => c.split(' ')[0]), ['lut0', 'lut1', 'mux7', 'c0', 'c1']);
+
 // A combinational loop is reported, not hung on.
 const looped = structuredClone(netlist);
 looped.modules.fixture.cells.lut0.connections.I1 = [8];
@@ -46,4 +57,16 @@ assert.equal(s.split.modules.A.levels, 1);
 assert.equal(s.split.modules.B.muxf, 1);
 assert.equal(s.split.modules.B.lut, 0);
 assert.equal(s.split.modules.B.levels, 1);
+// Through the split cells: lut0 before, c0 + c1 after = 2 fixed levels.
+assert.equal(s.split.levels_through, 2);
+assert.equal(s.split.levels_via, 4);
+
+// Only lut2 split: the fixed part's worst path (lut0 lut1 mux7 c0 c1) is 4,
+// but the paths through lut2 carry 2 fixed levels (mux7 c0 c1).
+const side = structuredClone(netlist);
+side.modules.fixture.cells.lut2.attributes = { tonic_split: '1' };
+const q = analyze(side, null, { split: ['A'] });
+assert.equal(q.split.levels_fixed, 4);
+assert.equal(q.split.levels_through, 2);
+assert.equal(q.split.levels_via, 3);  // lut2 + mux7 + c0 + c1
 console.log('levels.mjs: fixture OK (4 levels; split 2 fixed + 2 split)');

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: Apache-2.0
+// check-protocol.mjs — `scripts/check-protocol <dir>`: does a protocol
+// folder fit Tonic, and does its logic fit the 10 ns cycle?
+// (docs/protocol-api.md, "Checking a protocol"; docs/timing-model.md.)
+//
+// usage: scripts/check-protocol <dir> [--window W] [--json FILE] [--strict]
+//                               [--skip-top] [--quiet]
+//   <dir>      a protocol folder (protocols/<name>, or any other path)
+//   --window   W, the window ring size to check at (default 128)
+//   --json     also write the result as JSON to FILE
+//   --strict   a "marginal" levels verdict fails too
+//   --skip-top skip the lint of tonic_top with the protocol (step 5)
+//   --quiet    print only the summary line (and failures)
+//
+// Steps (each printed as ok or FAIL with the reason):
+//   1. files      incoming.v, periodic_updates.v, user_configs.vh exist
+//   2. scheme     CreditScheme and the user-state width UserW
+//                 (TONIC_PROTO_PARAMS(n)) are found (scripts/protocols.mjs)
+//   3. user state UserW within the scheme's limit, the paper's figures:
+//                 window 448 B, rate 340 B, tokens 256 B
+//   4. interface  verilator --lint-only -Wall of rtl/dd/tonic_proto_harness.sv,
+//                 which connects both modules port by port as the DD engine
+//                 does: a missing, extra or mis-sized port, a wrong module
+//                 name, an undriven output or a latch (always_comb not
+//                 assigning on every path) is an error or a warning, and
+//                 any warning fails
+//   5. top lint   verilator -Wall of tonic_top (FlowCount 64) with the
+//                 protocol: it compiles into the engine
+//   6. read_slang the harness through Yosys' strict SystemVerilog front
+//                 end; after `proc`, `check -assert` (no undriven or
+//                 multiply driven signal, no loop) and no latch cell
+//   7. levels     each module synthesized alone (synth_xilinx -family xcup,
+//                 as make synth-estimate) and measured by levels.mjs; no
+//                 output may be driven by a constant X. The protocol's
+//                 levels = max(incoming, periodic); verdict <= 32 pass,
+//                 33-42 marginal, > 42 fail (the paper's thresholds:
+//                 <= 32 always met 10 ns on the XCKU15P, > 43 never).
+//                 Also: the fixed-function levels around the protocol on
+//                 its paths, from synth/fixed-levels.json (written by make
+//                 synth-estimate), and their sum with the protocol's.
+// Exit 0: every step ok and the verdict pass (or marginal without
+// --strict); 1: a step failed or the verdict is fail; 2: bad usage.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyze } from './levels.mjs';
+import { loadConfigs, ROOT } from './manifest.mjs';
+import { describe } from './protocols.mjs';
+
+/// User-state limits per credit scheme, bytes (the Tonic paper).
+export const USER_LIMIT_BYTES = { window: 448, rate: 340, token: 256 };
+/// The verdict bands on a protocol's logic levels (the Tonic paper).
+export const BANDS = { pass: 32, marginal: 42 };
+/// The linear calibration of docs/timing-model.md: ns ~= base + per * levels
+/// (per: the per-level figure at a typical fan-out of 4).
+export const LINEAR = { base: 0.6, per: 0.29 };
+
+export function verdict(levels) {
+  if (levels <= BANDS.pass) return 'pass';
+  if (levels <= BANDS.marginal) return 'marginal';
+  return 'fail';
+}
+
+const TOOLS = process.env.TONIC_TOOLS_DIR ?? path.join(ROOT, '.tools');
+const YOSYS_BUNDLE = path.join(TOOLS, 'node_modules', '@yowasp', 'yosys', 'gen', 'bundle.js');
+const PKGS = ['rtl/dd/tonic_dd_pkg.sv', 'rtl/dd/tonic_proto_pkg.sv'].map((f) => path.join(ROOT, f));
+const HARNESS = path.join(ROOT, 'rtl', 'dd', 'tonic_proto_harness.sv');
+const COMMON = path.join(ROOT, 'rtl', 'common');
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
+  if (r.error) return { code: 127, out: `${cmd}: ${r.error.message}` };
+  return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+/// A per-run Verilator waiver file: the API fixes the file names
+/// incoming.v / periodic_updates.v, which differ from the module names.
+function waivers(dir, work) {
+  const f = path.join(work, 'waivers.vlt');
+  fs.writeFileSync(f, ['`verilator_config',
+    `lint_off -rule DECLFILENAME -file "${path.join(dir, 'incoming.v')}"`,
+    `lint_off -rule DECLFILENAME -file "${path.join(dir, 'periodic_updates.v')}"`,
+    // tonic_top and the DD engine read only their own parameters of user_configs.vh.
+    `lint_off -rule UNUSEDPARAM -file "${path.join(ROOT, 'rtl', 'dd', 'tonic_dd_engine.sv')}"`,
+    `lint_off -rule UNUSEDPARAM -file "${path.join(ROOT, 'rtl', 'tonic_top.sv')}"`, ''].join('\n'));
+  return f;
+}
+
+/// The sources of tonic_top with this protocol: a tonic_top config of the
+/// manifest (the one list of files), its protocol files swapped for dir's.
+function topSources(dir) {
+  const base = loadConfigs().find((c) => c.top === 'tonic_top' && c.synth && c.include_dirs.includes('protocols/newreno'));
+  if (!base) throw new Error('no tonic_top config with protocols/newreno in rtl/manifest');
+  const srcs = base.sources.map((s) => (s.endsWith('/incoming.v') ? path.join(dir, 'incoming.v')
+    : s.endsWith('/periodic_updates.v') ? path.join(dir, 'periodic_updates.v') : path.join(ROOT, s)));
+  return srcs;
+}
+
+/// The Yosys script: harness through read_slang + structural checks, then
+/// each module synthesized alone into out/<module>.json. Paths are
+/// relative to "/" (Yosys runs with cwd "/" so that any folder mounts).
+function yosysScript(dir, w, userW) {
+  const rel = (p) => path.relative('/', p);
+  const commons = fs.readdirSync(COMMON).filter((f) => f.endsWith('.sv')).map((f) => rel(path.join(COMMON, f)));
+  const incs = ` -I ${rel(path.join(ROOT, 'rtl', 'dd'))} -I ${rel(dir)}`;
+  const files = (extra) => [...PKGS.map(rel), ...commons, ...extra].join(' ');
+  const inc = rel(path.join(dir, 'incoming.v'));
+  const per = rel(path.join(dir, 'periodic_updates.v'));
+  const synth = (file, top, out) => [
+    `log -- tonic-step synth ${top}`,
+    `read_slang -j 1${incs} ${files([file])} --top ${top} -G W=${w}`,
+    `synth_xilinx -family xcup -top ${top} -flatten -noiopad`,
+    'opt_clean -purge', 'setattr -unset src -unset hdlname', `hierarchy -top ${top} -purge_lib`,
+    `write_json out/${out}.json`, 'design -reset',
+  ];
+  return [
+    'log -- tonic-step read_slang',
+    `read_slang -j 1${incs} ${files([inc, per, rel(HARNESS)])} --top tonic_proto_harness -G W=${w} -G UserW=${userW}`,
+    'hierarchy -check -top tonic_proto_harness',
+    'log -- tonic-step check',
+    'proc', 'flatten', 'opt_clean', 'check -assert', 'write_json out/harness.json',
+    'log -- tonic-step latch',
+    'select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$aldff',
+    'design -reset',
+    ...synth(inc, 'tonic_proto_incoming', 'incoming'),
+    ...synth(per, 'tonic_proto_periodic', 'periodic'),
+  ].join('; ');
+}
+
+/// Where a netlist uses a constant X (an undefined value: an output not
+/// assigned, an 'x literal, a case without default feeding logic), as
+/// "cell.port" / "port" names of the top module.
+function xUses(netlist) {
+  const top = Object.values(netlist.modules).find((m) => m.attributes && Number.parseInt(m.attributes.top, 2) === 1)
+    ?? Object.values(netlist.modules)[0];
+  const bad = [];
+  for (const [name, c] of Object.entries(top.cells)) {
+    for (const [port, bits] of Object.entries(c.connections ?? {})) {
+      if (bits.includes('x')) bad.push(`${name.replace(/^\$[^$]*\$/, '')}.${port}`);
+    }
+  }
+  for (const [name, p] of Object.entries(top.ports)) if (p.bits.includes('x')) bad.push(`port ${name}`);
+  for (const [name, n] of Object.entries(top.netnames ?? {})) {
+    if (!name.startsWith('$') && n.bits.includes('x')) bad.push(`signal ${name}`);
+  }
+  return bad;
+}
+
+/// Output ports of a netlist's top driven by a constant X, as "port[bit]".
+function xOutputs(netlist) {
+  const top = Object.values(netlist.modules).find((m) => m.attributes && Number.parseInt(m.attributes.top, 2) === 1)
+    ?? Object.values(netlist.modules)[0];
+  const bad = [];
+  for (const [name, p] of Object.entries(top.ports)) {
+    if (p.direction !== 'output') continue;
+    p.bits.forEach((b, i) => { if (b === 'x') bad.push(`${name}[${i}]`); });
+  }
+  return bad;
+}
+
+/// The fixed-function levels around the protocol for a credit scheme
+/// (synth/fixed-levels.json, written by make synth-estimate), or null.
+export function fixedLevels(scheme) {
+  const f = path.join(ROOT, 'synth', 'fixed-levels.json');
+  if (!fs.existsSync(f)) return null;
+  const doc = JSON.parse(fs.readFileSync(f, 'utf8'));
+  return doc.schemes?.[scheme] ?? null;
+}
+
+/// Runs every step on a protocol folder; returns the result object.
+export function checkProtocol(dirArg, opts = {}) {
+  const dir = path.resolve(dirArg);
+  const w = opts.window ?? 128;
+  const name = path.basename(dir);
+  const res = { name, dir: path.relative(ROOT, dir).startsWith('..') ? dir : path.relative(ROOT, dir), window: w,
+    steps: {}, ok: true };
+  const say = opts.say ?? (() => {});
+  const step = (key, ok, msg) => {
+    res.steps[key] = ok ? 'ok' : msg;
+    if (!ok) res.ok = false;
+    say(key, ok, msg);
+    return ok;
+  };
+
+  // 1. files
+  const missing = ['incoming.v', 'periodic_updates.v', 'user_configs.vh'].filter((f) => !fs.existsSync(path.join(dir, f)));
+  if (!step('files', missing.length === 0, `missing ${missing.join(', ')} in ${dir}`)) return res;
+
+  // 2. scheme and user-state width
+  let d;
+  try {
+    d = describe(name, dir);
+  } catch (e) {
+    step('scheme', false, e.message);
+    return res;
+  }
+  Object.assign(res, { scheme: d.scheme, user_bits: d.user_bits, user_bytes: Math.ceil(d.user_bits / 8),
+    lines: d.lines, code_lines: d.code_lines });
+  step('scheme', true);
+
+  // 3. user state
+  const limit = USER_LIMIT_BYTES[d.scheme];
+  res.user_limit_bytes = limit;
+  step('user_state', d.user_bits <= limit * 8,
+    `${d.user_bits} bits of user state (${res.user_bytes} B) exceed the ${d.scheme} scheme's ${limit} B`);
+
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `tonic-check-${name}-`));
+  try {
+    const vlt = waivers(dir, work);
+    const vargs = ['--lint-only', '-Wall', `-I${COMMON}`, `-I${path.join(ROOT, 'rtl', 'dd')}`, `-I${dir}`,
+      '+systemverilogext+v', vlt];
+    // 4. interface + lint (Verilator)
+    const h = run('verilator', [...vargs, ...PKGS, path.join(dir, 'incoming.v'), path.join(dir, 'periodic_updates.v'),
+      HARNESS, '--top-module', 'tonic_proto_harness', `-GW=${w}`, `-GUserW=${d.user_bits}`]);
+    step('interface', h.code === 0 && h.out.trim() === '', `verilator -Wall on the harness:\n${h.out.trim()}`);
+
+    // 5. tonic_top with the protocol
+    if (!opts.skipTop) {
+      const t = run('verilator', [...vargs, ...topSources(dir), '--top-module', 'tonic_top', '-GFlowCount=64', `-GWindow=${w}`]);
+      step('top_lint', t.code === 0 && t.out.trim() === '', `verilator -Wall on tonic_top with the protocol:\n${t.out.trim()}`);
+    }
+
+    // 6 + 7. Yosys: read_slang + checks, then synthesis of each module.
+    const outDir = path.join(work, 'out');
+    const mounts = [path.join(ROOT, 'rtl'), ...describe(name, dir).files.map((f) => path.resolve(ROOT, f)),
+      path.join(dir, 'user_configs.vh')];
+    for (const inc of fs.readFileSync(path.join(dir, 'user_configs.vh'), 'utf8').matchAll(/^\s*`include\s+"([^"]+)"/gm)) {
+      const f = path.resolve(dir, inc[1]);
+      if (fs.existsSync(f)) mounts.push(f);
+    }
+    if (!fs.existsSync(YOSYS_BUNDLE)) throw new Error(`Yosys not found at ${YOSYS_BUNDLE}: run scripts/setup.sh`);
+    const y = run(process.execPath, [path.join(ROOT, 'scripts', 'yosys.mjs'),
+      ...[...new Set(mounts)].flatMap((m) => ['--mount', m]), '--out', outDir, '--',
+      '-p', yosysScript(dir, w, d.user_bits)], { cwd: '/', env: { ...process.env, TONIC_YOSYS_BUNDLE: YOSYS_BUNDLE } });
+    fs.writeFileSync(path.join(work, 'yosys.log'), y.out);
+    // Warnings and errors, without colour codes; synth_xilinx's own notice
+    // that its ABC9 netlist writer is experimental is not about the protocol.
+    // eslint-disable-next-line no-control-regex
+    const plain = y.out.replace(/\x1b\[[0-9;]*m/g, '');
+    const warn = plain.split('\n').filter((l) => /^Warning: |^ERROR: |: warning: |: error: /.test(l)
+      && !/Feature 'write_xaiger2' is experimental/.test(l));
+    const failedAt = (y.out.match(/tonic-step (\S+)(?: (\S+))?/g) ?? []).at(-1) ?? 'tonic-step read_slang';
+    if (y.code !== 0) {
+      const where = failedAt.split(' ').slice(1).join(' ');
+      const key = where.startsWith('synth') ? 'levels' : where === 'check' ? 'driven' : where === 'latch' ? 'driven' : 'read_slang';
+      const why = where === 'latch' ? 'a latch was inferred (an output or variable not assigned on every path of an always_comb)'
+        : where === 'check' ? 'Yosys check found undriven / multiply driven signals or a loop' : `Yosys failed at ${where}`;
+      // The diagnostics: error lines with the source lines read_slang quotes after them.
+      const lines = plain.split('\n');
+      const pick = (re) => lines.flatMap((l, i) => (!l.startsWith('-- Running command') && re.test(l) ? lines.slice(i, i + 3) : []));
+      let diag = pick(/^Warning: |^ERROR: |: error: /);
+      if (diag.length === 0) diag = pick(/error|problem|latch|undriven|driver/i);
+      step(key, false, `${why}:\n${[...new Set(diag)].slice(0, 20).join('\n')}`);
+      return res;
+    }
+    step('read_slang', warn.length === 0, `Yosys read_slang / synthesis warnings:\n${warn.join('\n')}`);
+    const xu = xUses(JSON.parse(fs.readFileSync(path.join(outDir, 'harness.json'), 'utf8')));
+    step('driven', xu.length === 0, `constant X (undefined value) in the protocol logic, e.g. an output not assigned on ` +
+      `every path: ${[...new Set(xu)].slice(0, 8).join(', ')}`);
+
+    // 7. levels
+    let worst = 0;
+    let worstDelay = 0;
+    const xs = [];
+    for (const m of ['incoming', 'periodic']) {
+      const net = JSON.parse(fs.readFileSync(path.join(outDir, `${m}.json`), 'utf8'));
+      const r = analyze(net, `tonic_proto_${m}`);
+      res[m] = { lut: r.lut, ff: r.ff, carry: r.carry, muxf: r.muxf, dsp: r.dsp, levels: r.levels, delay_ns: r.delay_ns,
+        path: r.path };
+      xs.push(...xOutputs(net).map((b) => `tonic_proto_${m}.${b}`));
+      worst = Math.max(worst, r.levels);
+      worstDelay = Math.max(worstDelay, r.delay_ns);
+      if (r.comb_loop) step('levels', false, `combinational loop in tonic_proto_${m}`);
+    }
+    step('outputs_defined', xs.length === 0, `outputs driven by a constant X: ${xs.slice(0, 8).join(', ')}`);
+    res.levels = worst;
+    res.delay_ns = worstDelay;
+    res.verdict = verdict(worst);
+    const fx = fixedLevels(d.scheme);
+    if (fx) {
+      res.fixed = fx;
+      res.path_levels = fx.levels_around_proto + worst;
+      res.path_delay_ns = Math.round((LINEAR.base + LINEAR.per * res.path_levels) * 100) / 100;
+    }
+    const bad = res.verdict === 'fail' || (opts.strict && res.verdict === 'marginal');
+    step('levels', !bad, `${worst} levels: ${res.verdict} (pass <= ${BANDS.pass}, marginal <= ${BANDS.marginal})`);
+    return res;
+  } finally {
+    if (!opts.keep) fs.rmSync(work, { recursive: true, force: true });
+    else res.work = work;
+  }
+}
+
+function main(argv) {
+  const usage = 'usage: scripts/check-protocol <dir> [--window W] [--json FILE] [--strict] [--skip-top] [--quiet]';
+  const opts = {};
+  let dir = null;
+  let json = null;
+  let quiet = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--window') opts.window = Number(argv[++i]);
+    else if (a === '--json') json = argv[++i];
+    else if (a === '--strict') opts.strict = true;
+    else if (a === '--skip-top') opts.skipTop = true;
+    else if (a === '--keep') opts.keep = true;
+    else if (a === '--quiet') quiet = true;
+    else if (a === '-h' || a === '--help') { console.log(usage); return 0; }
+    else if (a.startsWith('-') || dir !== null) { console.error(`check-protocol: unknown argument ${a}\n${usage}`); return 2; }
+    else dir = a;
+  }
+  if (dir === null) { console.error(usage); return 2; }
+  const w = opts.window ?? 128;
+  if (!Number.isInteger(w) || w < 8 || w > 256 || (w & (w - 1)) !== 0) {
+    console.error(`check-protocol: --window must be a power of two in 8..256, not ${argv[argv.indexOf('--window') + 1]}`);
+    return 2;
+  }
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+    console.error(`check-protocol: ${dir}: no such folder`);
+    return 2;
+  }
+  const name = path.basename(path.resolve(dir));
+  opts.say = (key, ok, msg) => {
+    if (!ok) console.log(`check-protocol: ${name}: ${key}: FAIL: ${msg}`);
+    else if (!quiet) console.log(`check-protocol: ${name}: ${key}: ok`);
+  };
+  const r = checkProtocol(dir, opts);
+  if (json) {
+    fs.mkdirSync(path.dirname(path.resolve(json)), { recursive: true });
+    fs.writeFileSync(json, JSON.stringify(r, null, 2) + '\n');
+  }
+  if (r.levels !== undefined) {
+    const mod = (m) => `${m} ${r[m].levels} levels / ${r[m].lut} LUT / ${r[m].delay_ns} ns`;
+    let line = `check-protocol: ${name}: ${r.scheme}, user state ${r.user_bits} bits (${r.user_bytes} of ${r.user_limit_bytes} B); ` +
+      `${mod('incoming')}, ${mod('periodic')}; levels ${r.levels}: ${r.verdict.toUpperCase()}`;
+    if (r.fixed) {
+      line += `; with the fixed function around it ${r.fixed.levels_around_proto} + ${r.levels} = ${r.path_levels} levels ` +
+        `(~${r.path_delay_ns} ns at ${LINEAR.per} ns/level)`;
+    } else line += '; fixed-function levels unknown (no synth/fixed-levels.json: make synth-estimate)';
+    console.log(line);
+  }
+  console.log(`check-protocol: ${name}: ${r.ok ? 'OK' : 'FAILED'}`);
+  return r.ok ? 0 : 1;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.exit(main(process.argv.slice(2)));
+  } catch (e) {
+    console.error(`check-protocol: ${e.message}`);
+    process.exit(2);
+  }
+}
