@@ -120,7 +120,10 @@ function yosysScript(dir, w, userW) {
     `read_slang -j 1${incs} ${files([inc, per, rel(HARNESS)])} --top tonic_proto_harness -G W=${w} -G UserW=${userW}`,
     'hierarchy -check -top tonic_proto_harness',
     'log -- tonic-step check',
-    'proc', 'flatten', 'opt_clean', 'check -assert', 'write_json out/harness.json',
+    'proc', 'flatten', 'opt_clean', 'check -assert',
+    // Unreachable branches of proc's decision trees carry X inputs; drop
+    // them (opt -mux_undef) so that an X left is a real undefined value.
+    'opt -mux_undef', 'opt_clean', 'write_json out/harness.json',
     'log -- tonic-step latch',
     'select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr t:$aldff',
     'design -reset',
