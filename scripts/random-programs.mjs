@@ -247,7 +247,7 @@ if (!smoke && rows.length) {
     `set output '${png}'`,
     `set title 'Random incoming.v programs (${rows.length}, seed ${seed}): logic levels vs estimated delay'`,
     "set xlabel 'logic levels (levels.mjs)'", "set ylabel 'estimated delay (ns, levels.mjs DELAY)'",
-    `set xrange [0:${xmax}]`, 'set yrange [0:*]', 'set grid', 'set key top left',
+    `set xrange [0:${xmax}]`, 'set yrange [0:*]', 'set grid', 'set key bottom right box opaque',
     `set arrow from ${BANDS.pass},graph 0 to ${BANDS.pass},graph 1 nohead dt 2 lc rgb 'dark-green'`,
     `set arrow from ${BANDS.marginal},graph 0 to ${BANDS.marginal},graph 1 nohead dt 2 lc rgb 'red'`,
     `set arrow from 0,10 to ${xmax},10 nohead lc rgb 'black'`,
@@ -256,7 +256,7 @@ if (!smoke && rows.length) {
     `plot '${dat}' using 1:($3 eq "pass" ? $2 : 1/0) with points pt 7 lc rgb 'dark-green' title 'pass', \\`,
     `     '${dat}' using 1:(strcol(3) eq "marginal" ? $2 : 1/0) with points pt 7 lc rgb 'orange' title 'marginal', \\`,
     `     '${dat}' using 1:(strcol(3) eq "fail" ? $2 : 1/0) with points pt 7 lc rgb 'red' title 'fail', \\`,
-    "     0.6 + 0.29 * x with lines dt 3 lc rgb 'gray' title 'linear calibration 0.6 + 0.29 L'",
+    "     0.6 + 0.29 * x with lines dt 2 lw 1.5 lc rgb 'gray40' title 'linear calibration 0.6 + 0.29 L'",
   ].join('\n').replace(`($3 eq "pass"`, `(strcol(3) eq "pass"`);
   const g = spawnSync('gnuplot', [], { input: gp, encoding: 'utf8' });
   if (g.status !== 0) console.log(`random-programs: gnuplot failed: ${g.stderr}`);
