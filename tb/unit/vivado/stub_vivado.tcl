@@ -181,6 +181,12 @@ proc synth_design {args} {
 
 # A tiny Vivado -filter: terms "PROP op value" joined by &&; PROP NAME or
 # DIRECTION; op ==, !=, =~ (glob), !~.
+# 1 if name matches one of the glob patterns pats, else 0.
+proc ::stub::matches {pats name} {
+  foreach p $pats { if {[string match $p $name]} { return 1 } }
+  return 0
+}
+
 proc ::stub::filter_ok {expr name dir} {
   foreach term [split [string map {&& \x01} $expr] \x01] {
     if {![regexp {^\s*(\w+)\s*(==|!=|=~|!~)\s*"?([^"]*?)"?\s*$} $term -> prop op value]} {
@@ -209,8 +215,7 @@ proc get_ports {args} {
   if {[llength $pats] == 0} { set pats * }
   set out {}
   foreach name [lsort [array names ::stub::ports]] {
-    set hit 0
-    foreach p $pats { if {[string match $p $name]} { set hit 1 } }
+    set hit [::stub::matches $pats $name]
     if {$hit && [dict exists $o -filter]} {
       set hit [::stub::filter_ok [dict get $o -filter] $name $::stub::ports($name)]
     }
@@ -246,8 +251,7 @@ proc get_clocks {args} {
   if {[llength $pats] == 0} { set pats * }
   set out {}
   foreach name [lsort [array names ::stub::clocks]] {
-    set hit 0
-    foreach p $pats { if {[string match $p $name]} { set hit 1 } }
+    set hit [::stub::matches $pats $name]
     if {$hit && [dict exists $o -of_objects]} {
       set on [lindex $::stub::clocks($name) 1]
       set hit 0
