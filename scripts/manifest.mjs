@@ -17,6 +17,9 @@
 //            read_slang -I), relative to the project root; default none
 //   model    false: not built as a Verilated model (synthesis/lint only)
 //   synth    true: part of `make synth-estimate`
+//   synth_note  optional: why a config is not synthesized (make
+//            synth-estimate prints it under its table; e.g. a size beyond
+//            what the WebAssembly Yosys can map)
 //   lint     false: skipped by `make lint` (default: linted)
 //   levels_target  optional: the `make synth-estimate` target for `levels`
 //            (for a config with proto_modules: for its fixed-function levels)

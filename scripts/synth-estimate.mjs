@@ -124,7 +124,14 @@ function run(c, dir = c.name) {
 /// levels.mjs on build/synth/<dir>/net.json (writes levels.json there).
 function analyzeNet(c, dir) {
   const outDir = path.join(ROOT, 'build', 'synth', dir);
-  const r = analyze(JSON.parse(fs.readFileSync(path.join(outDir, 'net.json'), 'utf8')), c.top, { split: c.proto_modules });
+  let netlist;
+  try {
+    netlist = JSON.parse(fs.readFileSync(path.join(outDir, 'net.json'), 'utf8'));
+  } catch (e) {
+    // Seen once on a 160 MB netlist: a chunk of Yosys' stdout lost on the way.
+    return { error: `the netlist in build/synth/${dir}/net.json does not parse (${e.message.slice(0, 120)})` };
+  }
+  const r = analyze(netlist, c.top, { split: c.proto_modules });
   fs.writeFileSync(path.join(outDir, 'levels.json'), JSON.stringify(r, null, 2) + '\n');
   delete r.path;
   delete r.path_fixed;
@@ -270,7 +277,8 @@ const table = markdownTable(merged, [
 ]);
 const note = 'Yosys 0.69 `synth_xilinx -family xcup -flatten -noiopad`, out of context; ' +
   '`levels` per docs/timing-model.md (LUT, MUXF = 1, CARRY4 = 1/2); % of the XCKU15P ' +
-  `(${XCKU15P.lut} LUTs, ${XCKU15P.ff} FFs, ${XCKU15P.bram36} BRAM36, ${XCKU15P.uram} URAM).\n\n`;
+  `(${XCKU15P.lut} LUTs, ${XCKU15P.ff} FFs, ${XCKU15P.bram36} BRAM36, ${XCKU15P.uram} URAM).` +
+  all.filter((c) => c.synth_note).map((c) => ` Not synthesized: ${c.name} (${c.synth_note}).`).join('') + '\n\n';
 const tops = merged.filter((r) => r.proto_lut != null);
 const modCell = (k, sep) => (r) => Object.values(r.proto_modules ?? {}).map((s) => s[k]).join(sep);
 const topTable = tops.length === 0 ? '' : '\nFixed function vs protocol (configs with "proto_modules"): the protocol ' +
