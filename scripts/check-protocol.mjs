@@ -339,8 +339,8 @@ function main(argv) {
     let line = `check-protocol: ${name}: ${r.scheme}, user state ${r.user_bits} bits (${r.user_bytes} of ${r.user_limit_bytes} B); ` +
       `${mod('incoming')}, ${mod('periodic')}; levels ${r.levels}: ${r.verdict.toUpperCase()}`;
     if (r.fixed) {
-      line += `; with the fixed function around it ${r.fixed.levels_around_proto} + ${r.levels} = ${r.path_levels} levels ` +
-        `(~${r.path_delay_ns} ns at ${LINEAR.per} ns/level)`;
+      line += `; fixed + protocol path at most ${r.fixed.levels_around_proto} + ${r.levels} = ${r.path_levels} levels ` +
+        `(<= ~${r.path_delay_ns} ns at ${LINEAR.per} ns/level; an upper bound, docs/timing-model.md)`;
     } else line += '; fixed-function levels unknown (no synth/fixed-levels.json: make synth-estimate)';
     console.log(line);
   }
