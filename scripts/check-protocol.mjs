@@ -227,7 +227,7 @@ export function checkProtocol(dirArg, opts = {}) {
 
     // 6 + 7. Yosys: read_slang + checks, then synthesis of each module.
     const outDir = path.join(work, 'out');
-    const mounts = [path.join(ROOT, 'rtl'), ...describe(name, dir).files.map((f) => path.resolve(ROOT, f)),
+    const mounts = [path.join(ROOT, 'rtl'), ...d.files.map((f) => path.resolve(ROOT, f)),
       path.join(dir, 'user_configs.vh')];
     for (const inc of fs.readFileSync(path.join(dir, 'user_configs.vh'), 'utf8').matchAll(/^\s*`include\s+"([^"]+)"/gm)) {
       const f = path.resolve(dir, inc[1]);
