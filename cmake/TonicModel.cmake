@@ -23,7 +23,7 @@ if(NOT TARGET tonic_verilated_rt)
 endif()
 
 # tonic_add_model(<name> TOP <module> SOURCES <files...> [PARAMS <P=V>...]
-#                 [INCLUDE_DIRS <dirs...>] [TRACE_FST])
+#                 [INCLUDE_DIRS <dirs...>] [DEFINES <M=V>...] [TRACE_FST])
 # Builds static library <name> holding the Verilated model class V<name>;
 # it links the shared runtime tonic_verilated_rt. With TRACE_FST the model
 # is Verilated with FST tracing and keeps its own (tracing) runtime, so it
@@ -32,13 +32,16 @@ endif()
 # (protocol files, docs/protocol-api.md): they get +systemverilogext+v and
 # the lint waivers (file names fixed by the API differ from module names).
 function(tonic_add_model NAME)
-  cmake_parse_arguments(M "TRACE_FST" "TOP" "SOURCES;PARAMS;INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(M "TRACE_FST" "TOP" "SOURCES;PARAMS;INCLUDE_DIRS;DEFINES" ${ARGN})
   if(NOT M_TOP OR NOT M_SOURCES)
     message(FATAL_ERROR "tonic_add_model(${NAME}): TOP and SOURCES are required")
   endif()
   set(gparams)
   foreach(p ${M_PARAMS})
     list(APPEND gparams -G${p})
+  endforeach()
+  foreach(d ${M_DEFINES})
+    list(APPEND gparams +define+${d})
   endforeach()
   set(langargs)
   set(vsources ${M_SOURCES})
@@ -197,5 +200,10 @@ function(_tonic_add_config_model DOC I TARGET)
       list(APPEND incs ${CMAKE_SOURCE_DIR}/${dir})
     endforeach()
   endif()
-  tonic_add_model(${TARGET} TOP ${top} SOURCES ${srcs} PARAMS ${params} INCLUDE_DIRS ${incs} ${ARGN})
+  # "model_defines" (optional): {MACRO: value} given to Verilator as
+  # +define+MACRO=value, for the model only: build-time constants of a
+  # protocol's user_configs.vh (e.g. TONIC_CFG_RTO_CYCLES), the same RTL.
+  set(defs)
+  _tonic_merge_params("${DOC}" ${I} model_defines defs)
+  tonic_add_model(${TARGET} TOP ${top} SOURCES ${srcs} PARAMS ${params} INCLUDE_DIRS ${incs} DEFINES ${defs} ${ARGN})
 endfunction()

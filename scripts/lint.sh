@@ -25,12 +25,14 @@ ys_script=""
 mounts=(rtl)  # top-level folders Yosys needs: rtl plus those of other sources / include dirs
 while IFS= read -r line; do
   # Fields are tab-separated and may be empty: split on a non-blank separator.
-  IFS=$'\x1f' read -r name top sources params incdirs <<< "${line//$'\t'/$'\x1f'}"
+  IFS=$'\x1f' read -r name top sources params incdirs defines <<< "${line//$'\t'/$'\x1f'}"
   [ -n "$name" ] || continue
   n=$((n + 1))
   gargs=()
   sargs=""
   for p in $params; do gargs+=("-G$p"); sargs+=" -G $p"; done
+  # model_defines (optional): build-time constants of a protocol variant.
+  for m in $defines; do gargs+=("+define+$m"); sargs+=" -D $m"; done
   # include_dirs (optional) and .v sources (SystemVerilog, docs/protocol-api.md).
   vargs=()
   iargs=""

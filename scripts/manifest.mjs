@@ -13,6 +13,11 @@
 //            `make synth-estimate` use params alone. E.g. {"SimRam": 1}:
 //            the behavioural form of tonic_state_ram in the tonic_top
 //            models (docs/cells/state_ram.md); default none
+//   model_defines  optional {MACRO: value}: build-time constants of a
+//            protocol's user_configs.vh (e.g. TONIC_CFG_RTO_CYCLES), given to
+//            the Verilated model (+define+) and to `make lint` (Verilator
+//            +define+, read_slang -D); not to synthesis: a config with them
+//            is a model variant of another config and has no "synth"
 //   include_dirs  optional: directories searched by `include (Verilator -I,
 //            read_slang -I), relative to the project root; default none
 //   model    false: not built as a Verilated model (synthesis/lint only)
@@ -34,9 +39,9 @@
 //            ["tonic_proto_incoming", "tonic_proto_periodic"]; default none
 //
 // CLI: node manifest.mjs [--synth] [--lint] [--block B] [--config C]
-//   prints one line per config: name<TAB>top<TAB>sources<TAB>params<TAB>include_dirs
-//   (sources and include_dirs space-separated; params as space-separated
-//   Name=value; empty fields are empty strings).
+//   prints one line per config: name<TAB>top<TAB>sources<TAB>params<TAB>include_dirs<TAB>defines
+//   (sources and include_dirs space-separated; params and model_defines as
+//   space-separated Name=value; empty fields are empty strings).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,14 +100,17 @@ export function loadConfigs() {
         && (!Array.isArray(c.proto_modules) || c.proto_modules.some((m) => typeof m !== 'string'))) {
       throw new Error(`${where}: config ${c.name}: "proto_modules" must be an array of module names`);
     }
-    for (const key of ['params', 'model_params']) {
+    for (const key of ['params', 'model_params', 'model_defines']) {
       if (c[key] !== undefined && (c[key] === null || typeof c[key] !== 'object' || Array.isArray(c[key]))) {
         throw new Error(`${where}: config ${c.name}: "${key}" must be an object {Name: value}`);
       }
     }
+    if (c.model_defines !== undefined && Object.keys(c.model_defines).length > 0 && c.synth === true) {
+      throw new Error(`${where}: config ${c.name}: "model_defines" is for models only: no "synth"`);
+    }
     if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
     seen.add(c.name);
-    configs.push({ block, params: {}, model_params: {}, include_dirs: [], model: true, synth: false,
+    configs.push({ block, params: {}, model_params: {}, model_defines: {}, include_dirs: [], model: true, synth: false,
       lint: true, proto_modules: [], ...c });
   }
   return configs;
@@ -119,7 +127,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     if (opt('--config')) configs = configs.filter((c) => c.name === opt('--config'));
     for (const c of configs) {
       const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ');
-      process.stdout.write(`${c.name}\t${c.top}\t${c.sources.join(' ')}\t${params}\t${c.include_dirs.join(' ')}\n`);
+      const defines = Object.entries(c.model_defines).map(([k, v]) => `${k}=${v}`).join(' ');
+      process.stdout.write(`${c.name}\t${c.top}\t${c.sources.join(' ')}\t${params}\t${c.include_dirs.join(' ')}\t${defines}\n`);
     }
   } catch (e) {
     process.stderr.write(`manifest: ${e.message}\n`);

@@ -26,11 +26,13 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_PERIODIC_PO
 
   assign {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {5{timeout_i}};
   `TONIC_PROTO_NO_CREDIT;
-  `TONIC_PROTO_DRIVE_VALUES(1, wnd_start_i, wnd_start_i + 32'd1,
+  // Go back N: everything in flight is marked (the engine resends the
+  // marked segments as the window of 1 reopens in slow start).
+  `TONIC_PROTO_DRIVE_VALUES(1, wnd_start_i, next_new_i,
                             tonic_proto_pkg::rto_backoff(rto_i, 32'(RtoMax)), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, 32'(SsAckCap)};
+  assign unused_ok = ^{now_i, wnd_i, posted_i, acked_i, pending_i, 32'(SsAckCap)};
 endmodule
 `default_nettype wire

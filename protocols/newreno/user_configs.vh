@@ -34,9 +34,18 @@ localparam user_t UserInit = '{dup_acks: 2'd0, in_rec: 1'b0, rto_guard: 1'b0, pa
 
 // Initial congestion window (segments) and retransmission timeout (cycles).
 localparam int unsigned InitWnd  = 10;
+// A deployment may set the RTO at build time: +define+TONIC_CFG_RTO_CYCLES=<n>
+// (rtl/manifest "model_defines"; the 10 Gb/s network runs of sim/netsim use
+// 2,000,000 = 200 ms at a 100 ns cycle). RtoMax stays RtoInit << 6.
+`ifdef TONIC_CFG_RTO_CYCLES
+localparam int unsigned RtoInit  = `TONIC_CFG_RTO_CYCLES;
+localparam int unsigned RtoMin   = `TONIC_CFG_RTO_CYCLES;
+localparam int unsigned RtoMax   = `TONIC_CFG_RTO_CYCLES << 6;
+`else
 localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz; new acks reset the RTO to it
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here (RtoInit << 6)
+`endif
 // Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack
 // (appropriate byte counting, RFC 3465, L = 2).
 localparam int unsigned SsAckCap = 2;

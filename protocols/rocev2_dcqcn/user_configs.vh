@@ -14,7 +14,13 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditRate;
 // tb/common/ref/dcqcn_ref.hpp). Rates in RU (bytes per 2^20 cycles), times
 // in cycles of the 100 MHz clock. Ranges are checked with $fatal in
 // dcqcn_rp.svh.
+// C may be set at build time (rtl/manifest "model_defines"):
+// +define+TONIC_CFG_DCQCN_C=<RU> (sim/netsim's 40 Gb/s runs: 52428800).
+`ifdef TONIC_CFG_DCQCN_C
+localparam int unsigned DcqcnC      = `TONIC_CFG_DCQCN_C;
+`else
 localparam int unsigned DcqcnC      = 131072000;  // C: line rate, ceiling of Rc and Rt (100 Gb/s)
+`endif
 localparam int unsigned DcqcnRmin   = 13107;      // Rmin: floor of a cut (10 Mb/s)
 localparam int unsigned DcqcnRai    = 52429;      // R_AI: additive step of Rt (40 Mb/s)
 localparam int unsigned DcqcnRhai   = 262144;     // R_HAI: hyper step of Rt (200 Mb/s)
@@ -26,7 +32,12 @@ localparam int unsigned DcqcnGShift = 8;          // g = 2^-8 = 1/256
 // Bytes the byte counter adds per newly acked segment (the segment size L
 // the flows are added with; a short last segment counts as L, as its
 // release does in the CR engine).
+// +define+TONIC_CFG_DCQCN_SEG_BYTES=<n> sets it at build time.
+`ifdef TONIC_CFG_DCQCN_SEG_BYTES
+localparam int unsigned SegBytes    = `TONIC_CFG_DCQCN_SEG_BYTES;
+`else
 localparam int unsigned SegBytes    = 1024;
+`endif
 
 // User state: 128 bits, the engine's trace limit (first field most
 // significant). Due times are the low 16 bits of the cycle of the next

@@ -446,8 +446,10 @@ module tonic_rx_engine
             // A stopped timer's start is not read: restart it whether or
             // not the branch below arms it.
             if (!s.tmr_on) sn.tmr_t = now_q;
-            if (kind == WinInOrder && !hole && s.delack && !s.unacked) begin
-              // Delayed: wait for the second segment or AckDelay.
+            if (kind == WinInOrder && !hole && s.delack && !s.unacked && !i_done) begin
+              // Delayed: wait for the second segment or AckDelay. The
+              // segment that completes a bounded message is acked at once
+              // (no second segment will come).
               sn.unacked = 1'b1;
               sn.tmr_on  = 1'b1;
             end else begin

@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/common/progress.hpp"
 #include "tonic_models.hpp"
 
 #if TONIC_RUN_TRACE
@@ -163,70 +164,8 @@ const ModelInfo* choose_model(const Options& o, std::string& err) {
 // ---------------------------------------------------------------------------
 // Output helpers.
 
-/// 1234567 -> "1,234,567".
-std::string grp(uint64_t v) {
-  std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<size_t>(i), ",");
-  return s;
-}
-
-/// Progress on stderr: a bar redrawn in place on a terminal, otherwise a
-/// line every 10 %.
-class Progress {
- public:
-  Progress(uint64_t total, bool quiet)
-      : total_(total), quiet_(quiet), tty_(isatty(fileno(stderr)) != 0), t0_(Clock::now()),
-        stride_(std::max<uint64_t>(1, total / 1000)) {}
-
-  void update(uint64_t done) {
-    if (quiet_ || (done < next_ && done != total_)) return;
-    next_ = (done / stride_ + 1) * stride_;
-    const double el = seconds();
-    if (tty_) {
-      if (done != total_ && el - last_draw_ < 0.1) return;
-      last_draw_ = el;
-      draw(done, el);
-    } else {
-      while (last_decile_ < 10 && done >= total_ * (last_decile_ + 1) / 10) {
-        ++last_decile_;
-        fmt::print(stderr, "[tonic-run] {:3}%  {} / {} cycles  {:.1f} s\n", last_decile_ * 10, grp(done),
-                   grp(total_), el);
-      }
-    }
-  }
-
-  void finish(uint64_t done) {
-    if (quiet_) return;
-    if (tty_) {
-      draw(done, seconds());
-      fmt::print(stderr, "\n");
-    } else if (done < total_) {
-      fmt::print(stderr, "[tonic-run] stopped at {} / {} cycles\n", grp(done), grp(total_));
-    }
-  }
-
- private:
-  double seconds() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
-
-  void draw(uint64_t done, double el) {
-    constexpr int kWidth = 32;
-    const double frac = total_ ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
-    const int fill = static_cast<int>(frac * kWidth);
-    std::string bar(static_cast<size_t>(fill), '#');
-    bar.append(static_cast<size_t>(kWidth - fill), '.');
-    const double rate = el > 0 ? static_cast<double>(done) / el : 0.0;
-    const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
-    fmt::print(stderr, "\r[{}] {:5.1f}%  {} / {} cycles  {:.0f} kcycles/s  ETA {:.0f} s   ", bar,
-               100.0 * frac, grp(done), grp(total_), rate / 1000.0, eta);
-    std::fflush(stderr);
-  }
-
-  uint64_t total_;
-  bool quiet_, tty_;
-  Clock::time_point t0_;
-  uint64_t stride_, next_ = 0, last_decile_ = 0;
-  double last_draw_ = -1.0;
-};
+using sim::grp;
+using sim::Progress;
 
 std::string shell_quote(const std::string& s) {
   std::string q = "'";

@@ -120,7 +120,8 @@ inline ProtoOut NewRenoTwin::periodic(const ProtoIn& in) {
   n.ca_cnt = 0;
   n.rec_off = proto::rec_offset(flight);
   o.wnd_we = o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
-  proto::drive_values(o, in.w, 1, in.wnd_start, in.wnd_start + 1, proto::rto_backoff(in.rto, kRtoMax), pack(n));
+  // Go back N: every segment in flight is marked.
+  proto::drive_values(o, in.w, 1, in.wnd_start, in.next_new, proto::rto_backoff(in.rto, kRtoMax), pack(n));
   return o;
 }
 

@@ -310,7 +310,7 @@ class RxEngineRef {
           a.sack_valid = true;
           a.sack_idx = d.idx;
         }
-        if (k == Kind::kInOrder && !hole && f.delack && !f.unacked) {
+        if (k == Kind::kInOrder && !hole && f.delack && !f.unacked && !r.done) {  // the last segment: at once
           f.unacked = true;
           if (!f.tmr_on) {
             f.tmr_on = true;

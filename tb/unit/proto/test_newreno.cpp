@@ -118,7 +118,7 @@ TEST_CASE("proto: newreno: after a timeout no fast retransmit until an ack passe
   f.send(10);
   ProtoOut o = f.timeout();
   REQUIRE(o.wnd == 1);
-  REQUIRE((o.mark_lo == 0 && o.mark_hi == 1));
+  REQUIRE((o.mark_lo == 0 && o.mark_hi == 10));  // go back N: all in flight
   REQUIRE(o.rto == 2 * kRto);
   REQUIRE(f.u().rto_guard);
   REQUIRE(f.u().rec_off == 9);  // recover = 9

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// compare-suite.mjs — `make compare`: one NewReno scenario under several
+// drop patterns, each run by tonic-netsim (our SystemC simulation of the
+// RTL, sim/netsim) and by tonic-ns3 (ns-3's TcpNewReno, sim/ns3), compared
+// by scripts/compare.mjs (completion time, fast-retransmit episodes,
+// timeouts, retransmissions, mean |cwnd difference|, verdict).
+//
+// usage: node scripts/compare-suite.mjs --netsim PATH --ns3 PATH
+//          [--config FILE] [--out DIR] [--pattern 'OPTIONS']...
+//   --netsim   the tonic-netsim executable
+//   --ns3      the tonic-ns3 executable
+//   --config   the scenario, given to both (default sim/netsim/configs/newreno_single.json)
+//   --out      where the runs go (default build/compare): DIR/<slug>/{tonic,ns3}
+//   --pattern  a drop pattern, the simulators' drop options in one string
+//              (e.g. '--drops=5,37,38' or '--loss=0.0005 --seed=7');
+//              repeatable; default PATTERNS below
+// Each simulator runs as: PATH --config FILE --out DIR/<slug>/<sim> --quiet OPTIONS...
+// (the drop options of sim/common/drop_rule.hpp, the same for both).
+//
+// Writes:
+//   build/reports/compare.json   one row per pattern (compare.mjs's row + pattern, config);
+//                                TONIC_REPORTS_DIR overrides the directory (scripts/report.mjs)
+//   docs/results.md              the table between <!-- compare:begin --> and <!-- compare:end -->
+//   DIR/<slug>/compare_<slug>.png  the overlay of each pattern (gnuplot): cwnd of both against
+//                                time, and segments sent by both with retransmissions marked;
+//                                the first pattern's is copied to docs/img/compare_<slug>.png
+// Exit status: 0 whatever the verdicts; 1 when a simulator is missing or a
+// run fails (the message names the command line) or its output is
+// malformed; 2 on bad usage.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { compareDirs, COMPLETION_TOLERANCE_PCT, fmtPct, InputError } from './compare.mjs';
+import { gnuplotAvailable, overlayScript, render } from './gnuplot.mjs';
+import { ROOT } from './manifest.mjs';
+import { markdownTable, updateResults, writeReport } from './report.mjs';
+
+/// The default drop patterns (drop options of sim/common/drop_rule.hpp,
+/// applied to the traced flow's segment indices, first arrival only except
+/// --loss):
+///   --drops=5,37,38        an early loss in slow start, then two in one window (NewReno's partial ack)
+///   --drops=100            a single loss: one fast retransmit
+///   --drop-every=200       periodic losses: repeated fast recovery in congestion avoidance
+///   --drops=20,21,22,23    four consecutive losses: recovery over several partial acks, or a timeout
+///   --loss=0.0005 --seed=7 random loss (hash of seed, flow, index, arrival), retransmissions can be lost too
+///   --drops=1000           a single loss later, at a larger window
+///   --drops=1500,1501      two losses in one window late in the transfer
+///   --drop-every=500       a few losses far apart
+///   --loss=0.002 --seed=1  a denser random loss
+/// The first one's overlay is the plot committed to docs/img/.
+export const PATTERNS = [
+  '--drops=5,37,38',
+  '--drops=100',
+  '--drop-every=200',
+  '--drops=20,21,22,23',
+  '--loss=0.0005 --seed=7',
+  '--drops=1000',
+  '--drops=1500,1501',
+  '--drop-every=500',
+  '--loss=0.002 --seed=1',
+];
+
+/// A directory/file name for a pattern: '--loss=0.0005 --seed=7' -> 'loss_0.0005_seed_7'.
+export function slug(pattern) {
+  return pattern.replace(/[^A-Za-z0-9.]+/g, '_').replace(/^_+|_+$/g, '');
+}
+
+class Fail extends Error {}
+
+function parseArgs(argv) {
+  const o = { netsim: null, ns3: null, config: path.join(ROOT, 'sim', 'netsim', 'configs', 'newreno_single.json'),
+    out: path.join(ROOT, 'build', 'compare'), patterns: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], null];
+    const key = { '--netsim': 'netsim', '--ns3': 'ns3', '--config': 'config', '--out': 'out', '--pattern': 'patterns' }[flag];
+    if (!key) throw new InputError(`unknown argument ${argv[i]}`);
+    let v = inline;
+    if (v === null) {
+      if (i + 1 >= argv.length) throw new InputError(`${flag} needs a value`);
+      v = argv[++i];
+    }
+    if (key === 'patterns') o.patterns.push(v.trim());
+    else o[key] = v;
+  }
+  if (!o.netsim || !o.ns3) throw new InputError('usage: compare-suite.mjs --netsim PATH --ns3 PATH [--config FILE] [--out DIR] [--pattern OPTIONS]...');
+  if (!o.patterns.length) o.patterns = PATTERNS;
+  return o;
+}
+
+// A command line as one could paste it into a shell.
+const shellLine = (argv) => argv.map((a) => (/^[A-Za-z0-9_./=,:+-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' ');
+
+function runSimulator(what, exe, argv) {
+  const line = shellLine([exe, ...argv]);
+  const r = spawnSync(exe, argv, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.error) throw new Fail(`${what} could not run (${r.error.code ?? r.error.message}): ${line}`);
+  if (r.status !== 0) {
+    const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-10).join('\n');
+    throw new Fail(`${what} failed (${r.signal ? `signal ${r.signal}` : `exit ${r.status}`}): ${line}${tail ? `\n${tail}` : ''}`);
+  }
+}
+
+// Rows of tx.csv by kind, for the overlay's legend (only kinds present).
+function txCounts(file) {
+  if (!fs.existsSync(file)) return null;
+  const lines = fs.readFileSync(file, 'utf8').split('\n').slice(1).filter((l) => l.trim());
+  const rtx = lines.filter((l) => l.trim().endsWith(',1')).length;
+  return { fresh: lines.length - rtx, rtx };
+}
+
+function overlay(dir, name, row) {
+  const runs = ['tonic', 'ns3'].map((sim) => {
+    const counts = txCounts(path.join(dir, sim, 'tx.csv'));
+    return { name: sim === 'tonic' ? 'Tonic (tonic-netsim)' : 'ns-3 TcpNewReno', cwnd: `${sim}/cwnd.csv`, tx: counts ? `${sim}/tx.csv` : null, counts };
+  });
+  const title = `${row.scenario}, ${row.pattern}: ${row.verdict}` +
+    ` (completion ${fmtPct(row.completion_diff_pct)}, mean |cwnd diff| ${row.cwnd_mean_abs_diff?.toFixed(2) ?? '-'} segments)`;
+  return render(dir, name, overlayScript({ png: name, title, runs, xmax: Math.max(row.end_us.tonic, row.end_us.ns3) }));
+}
+
+function main(argv) {
+  const o = parseArgs(argv);
+  const config = path.resolve(o.config);
+  const out = path.resolve(o.out);
+  for (const [what, exe] of [['tonic-netsim', o.netsim], ['tonic-ns3', o.ns3]]) {
+    const st = fs.statSync(exe, { throwIfNoEntry: false });
+    if (!st || !st.isFile()) throw new Fail(`${what} not found: ${exe} (build it first)`);
+  }
+  if (!fs.existsSync(config)) throw new Fail(`config not found: ${o.config}`);
+  const plots = gnuplotAvailable();
+  if (!plots) process.stderr.write('compare-suite: warning: gnuplot not found: no overlay plots (install gnuplot-nox)\n');
+
+  const rows = [];
+  for (const pattern of o.patterns) {
+    const s = slug(pattern);
+    const dir = path.join(out, s);
+    const dirs = { tonic: path.join(dir, 'tonic'), ns3: path.join(dir, 'ns3') };
+    const opts = pattern.split(/\s+/).filter(Boolean);
+    for (const [sim, exe, what] of [['tonic', o.netsim, 'tonic-netsim'], ['ns3', o.ns3, 'tonic-ns3']]) {
+      fs.rmSync(dirs[sim], { recursive: true, force: true });  // no stale files from an older run
+      fs.mkdirSync(dirs[sim], { recursive: true });
+      runSimulator(what, path.resolve(exe), ['--config', config, '--out', dirs[sim], '--quiet', ...opts]);
+    }
+    let row;
+    try {
+      row = compareDirs(dirs.tonic, dirs.ns3, s);
+    } catch (e) {
+      if (e instanceof InputError) throw new Fail(`pattern ${pattern}: ${e.message}`);
+      throw e;
+    }
+    row = { ...row, pattern, config: path.relative(ROOT, config), tonic_dir: path.relative(ROOT, dirs.tonic), ns3_dir: path.relative(ROOT, dirs.ns3) };
+    if (plots) {
+      const png = `compare_${s}.png`;
+      const failed = overlay(dir, png, row);
+      if (failed) process.stderr.write(`compare-suite: warning: ${pattern}: ${failed}\n`);
+      else row.plot = path.relative(ROOT, path.join(dir, png));
+      if (!failed && rows.length === 0) {
+        const doc = path.join(ROOT, 'docs', 'img', png);
+        fs.mkdirSync(path.dirname(doc), { recursive: true });
+        fs.copyFileSync(path.join(dir, png), doc);
+        row.plot = path.relative(ROOT, doc);
+      }
+    }
+    rows.push(row);
+    process.stdout.write(`compare-suite: ${pattern}: ${row.verdict}${row.failed.length ? ` (${row.failed.join('; ')})` : ''}\n`);
+  }
+
+  writeReport('compare.json', rows, 'label', new Set(rows.map((r) => r.label)));
+  const pair = (k) => (r) => `${r[k].tonic} / ${r[k].ns3}`;
+  const us = (t) => (t < 0 ? 'incomplete' : t.toFixed(1));
+  const table = markdownTable(rows, [
+    ['drop pattern', (r) => `\`${r.pattern}\``],
+    ['completion Tonic / ns-3 (us)', (r) => `${us(r.completion_time_us.tonic)} / ${us(r.completion_time_us.ns3)}`],
+    ['diff', (r) => fmtPct(r.completion_diff_pct)],
+    ['fast retransmits', pair('fast_retransmit_episodes')],
+    ['timeouts', pair('timeouts')],
+    ['retransmitted segments', pair('retransmitted_segments')],
+    ['mean abs cwnd diff (segments)', (r) => (r.cwnd_mean_abs_diff === null ? '-' : r.cwnd_mean_abs_diff.toFixed(2))],
+    ['verdict', (r) => (r.failed.length ? `differs: ${r.failed.join('; ')}` : 'match')],
+  ]);
+  const first = rows[0];
+  const note = `\nScenario \`${first.config}\` (${first.scenario}); Tonic = tonic-netsim (the RTL in SystemC), ns-3 = TcpNewReno, ` +
+    `the same drops in both (sim/common/drop_rule.hpp). Diff = (Tonic - ns-3) / ns-3. "match": the same fast-retransmit ` +
+    `episodes and timeouts and completion within ${COMPLETION_TOLERANCE_PCT} %. Mean abs cwnd diff: the time average of ` +
+    `|cwnd(Tonic) - cwnd(ns-3)| up to the earlier run's end (scripts/compare.mjs).` +
+    (first.plot?.startsWith('docs/') ? ` Plot of \`${first.pattern}\`: [${first.plot.replace(/^docs\//, '')}](${first.plot.replace(/^docs\//, '')}); the others in build/compare/.` : '') + '\n';
+  updateResults('compare', 'NewReno: Tonic vs ns-3 (scripts/compare-suite.mjs)', table + note);
+  const matched = rows.filter((r) => r.verdict === 'match').length;
+  process.stdout.write(`compare-suite: ${matched} of ${rows.length} patterns match; wrote compare.json, docs/results.md` +
+    `${first.plot?.startsWith('docs/') ? `, ${first.plot}` : ''}\n`);
+  return 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.exit(main(process.argv.slice(2)));
+  } catch (e) {
+    if (!(e instanceof InputError) && !(e instanceof Fail)) throw e;
+    process.stderr.write(`compare-suite: ${e.message}\n`);
+    process.exit(e instanceof InputError ? 2 : 1);
+  }
+}

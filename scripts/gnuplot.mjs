@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// gnuplot.mjs — the one place that writes gnuplot scripts for the network
+// simulations' run directories (sim/common/run_output.hpp): the per-run
+// plots of scripts/plots.mjs and the Tonic-vs-ns-3 overlay of
+// scripts/compare-suite.mjs.
+//
+// Each *Script function returns a gnuplot script as text; CSV files are
+// named relative to the directory gnuplot runs in (render's `dir`), tables
+// computed here (the throughput CDF, per-flow series) are inline data
+// blocks. render() feeds a script to gnuplot on stdin; on failure it keeps
+// the script as <png name>.gp next to the PNG for a look.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const BLUE = '#1f77b4';
+const ORANGE = '#ff7f0e';
+const GREEN = '#2ca02c';
+const RED = '#d62728';
+const PURPLE = '#9467bd';
+const PALETTE = [BLUE, ORANGE, GREEN, RED, PURPLE, '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+/// True when `gnuplot` runs (on PATH).
+export function gnuplotAvailable() {
+  const r = spawnSync('gnuplot', ['--version'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
+/// A gnuplot string literal (single quotes; a quote is doubled).
+export function gpStr(s) {
+  return `'${String(s).replaceAll("'", "''")}'`;
+}
+
+// pngcairo when present (anti-aliased), else the libgd png terminal.
+function preamble(png, width, height) {
+  return [
+    'if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {',
+    `  set terminal pngcairo size ${width},${height} noenhanced font ",11"`,
+    '} else {',
+    `  set terminal png size ${width},${height} noenhanced`,
+    '}',
+    `set output ${gpStr(png)}`,
+    'set datafile separator ","',
+    'set grid',
+    'set key below horizontal',
+  ];
+}
+
+// An inline data block named $name from rows of numbers.
+function dataBlock(name, rows) {
+  return [`$${name} << EOD`, ...rows.map((r) => r.join(',')), 'EOD'];
+}
+
+function plotLine(series) {
+  return `plot ${series.join(', \\\n     ')}`;
+}
+
+// Series of one run's tx.csv: new segments as dots, retransmissions as
+// larger open marks (only the kinds present).
+function txSeries(file, name, { fresh, rtx }, colours) {
+  const out = [];
+  if (fresh) {
+    out.push(`${gpStr(file)} skip 1 using 1:($3 == 0 ? $2 : 1/0) with points pt ${colours.pt} ps ${colours.ps} ` +
+      `lc rgb '${colours.fresh}' title ${gpStr(`${name}new segment`)}`);
+  }
+  if (rtx) {
+    out.push(`${gpStr(file)} skip 1 using 1:($3 == 1 ? $2 : 1/0) with points pt ${colours.rtxPt} ps 1.6 lw 2 ` +
+      `lc rgb '${colours.rtx}' title ${gpStr(`${name}retransmission`)}`);
+  }
+  return out;
+}
+
+/// cwnd.png: cwnd and ssthresh (rows with ssthresh < 0, not set, left out)
+/// against time. `file`: the cwnd.csv path.
+export function cwndScript({ png, file, title, ssthresh = true }) {
+  const series = [`${gpStr(file)} skip 1 using 1:2 with steps lw 2 lc rgb '${BLUE}' title 'cwnd'`];
+  if (ssthresh) series.push(`${gpStr(file)} skip 1 using 1:($3 < 0 ? 1/0 : $3) with steps lw 1.5 dt 2 lc rgb '${GREEN}' title 'ssthresh'`);
+  return [
+    ...preamble(png, 1200, 600),
+    `set title ${gpStr(title)}`,
+    "set xlabel 'time (us)'",
+    "set ylabel 'segments'",
+    'set yrange [0:*]',
+    plotLine(series),
+  ].join('\n') + '\n';
+}
+
+/// seq.png: segment index against time, retransmissions marked. `counts`:
+/// {fresh, rtx}, how many rows of each kind (a kind with none is left out).
+export function seqScript({ png, file, title, counts }) {
+  return [
+    ...preamble(png, 1200, 600),
+    `set title ${gpStr(title)}`,
+    "set xlabel 'time (us)'",
+    "set ylabel 'segment index'",
+    'set autoscale fix',
+    'set offsets graph 0.02, graph 0.02, graph 0.05, graph 0.05',
+    plotLine(txSeries(file, '', counts, { fresh: BLUE, rtx: RED, pt: 7, ps: 0.5, rtxPt: 6 })),
+  ].join('\n') + '\n';
+}
+
+/// flows_cdf.png: the empirical CDF of per-flow throughput (Mb/s), of one
+/// list (`values`) or of several (`series`: [{name, values}], overlaid).
+export function cdfScript({ png, title, values, series }) {
+  const all = series ?? [{ name: 'CDF', values }];
+  const blocks = all.flatMap((sr, k) => {
+    const v = [...sr.values].sort((x, y) => x - y);
+    return dataBlock(`cdf${k}`, [[v[0], 0], ...v.map((x, i) => [x, (i + 1) / v.length])]);
+  });
+  const plots = all.map((sr, k) => `$cdf${k} using 1:2 with steps lw 2 lc rgb '${PALETTE[k % PALETTE.length]}' title ${gpStr(sr.name)}`);
+  return [
+    ...preamble(png, 1000, 600),
+    ...blocks,
+    `set title ${gpStr(title)}`,
+    "set xlabel 'throughput (Mb/s)'",
+    "set ylabel 'fraction of flows'",
+    'set yrange [0:1.02]',
+    'set offsets graph 0.02, graph 0.02, 0, 0',
+    `plot ${plots.join(', ')}`,
+  ].join('\n') + '\n';
+}
+
+/// thr.png: throughput against time, one line per series
+/// ({name, points: [[time_us, mbps], ...]}).
+export function thrScript({ png, title, series }) {
+  const lines = [...preamble(png, 1200, 600)];
+  series.forEach((s, i) => lines.push(...dataBlock(`s${i}`, s.points)));
+  lines.push(`set title ${gpStr(title)}`, "set xlabel 'time (us)'", "set ylabel 'throughput (Mb/s)'", 'set yrange [0:*]',
+    'set key outside right top');
+  lines.push(plotLine(series.map((s, i) =>
+    `$s${i} using 1:2 with linespoints pt 7 ps 0.4 lw 1.5 lc rgb '${PALETTE[i % PALETTE.length]}' title ${gpStr(s.name)}`)));
+  return lines.join('\n') + '\n';
+}
+
+/// The Tonic-vs-ns-3 overlay: cwnd of both against time (top), segment
+/// index of both against time with retransmissions marked (bottom).
+/// runs: [{name, cwnd: file, tx: file or null, counts: {fresh, rtx}}], Tonic
+/// first; xmax: the end of the common time axis (us).
+export function overlayScript({ png, title, runs, xmax }) {
+  const style = [
+    { line: BLUE, dt: 1, fresh: BLUE, rtx: RED, pt: 7, ps: 0.5, rtxPt: 6 },
+    { line: ORANGE, dt: 2, fresh: ORANGE, rtx: PURPLE, pt: 1, ps: 1, rtxPt: 8 },
+  ];
+  const seq = runs.flatMap((r, i) => (r.tx ? txSeries(r.tx, `${r.name}: `, r.counts, style[i]) : []));
+  return [
+    ...preamble(png, 1400, 1000),
+    `set multiplot layout 2,1 title ${gpStr(title)}`,
+    `set xrange [0:${xmax > 0 ? xmax : 1}]`,
+    "set title 'congestion window'",
+    "set xlabel 'time (us)'",
+    "set ylabel 'cwnd (segments)'",
+    'set yrange [0:*]',
+    plotLine(runs.map((r, i) => `${gpStr(r.cwnd)} skip 1 using 1:2 with steps lw 2 dt ${style[i].dt} lc rgb '${style[i].line}' title ${gpStr(r.name)}`)),
+    "set title 'segments sent'",
+    "set ylabel 'segment index'",
+    'set yrange [*:*]',
+    'set autoscale yfix',
+    'set offsets 0, 0, graph 0.05, graph 0.05',
+    seq.length ? plotLine(seq) : "set label 1 'no tx.csv' at graph 0.5, graph 0.5 center\nplot [0:1][0:1] NaN notitle",
+    'unset multiplot',
+  ].join('\n') + '\n';
+}
+
+/// Runs `script` with gnuplot in `dir`; `png` is the file the script
+/// writes (relative to dir). Returns null on success, else the reason
+/// (and the script is left as <png>.gp in dir).
+export function render(dir, png, script) {
+  const out = path.join(dir, png);
+  fs.rmSync(out, { force: true });
+  const r = spawnSync('gnuplot', [], { cwd: dir, input: script, encoding: 'utf8' });
+  if (r.status === 0 && fs.existsSync(out)) return null;
+  const gp = out.replace(/\.png$/, '') + '.gp';
+  fs.writeFileSync(gp, script);
+  const why = r.error ? r.error.message : (r.stderr || '').trim().split('\n').slice(-3).join(' / ') || `status ${r.status}`;
+  return `gnuplot failed (${why}); script kept in ${gp}`;
+}
