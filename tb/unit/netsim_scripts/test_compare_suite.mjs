@@ -31,7 +31,16 @@ for (const f of fs.readdirSync(path.join(real, 'scripts')).filter((n) => n.endsW
   fs.copyFileSync(path.join(real, 'scripts', f), path.join(root, 'scripts', f));
 }
 fs.mkdirSync(path.join(root, 'docs'));
-const original = fs.readFileSync(realResults, 'utf8');
+// The copy starts without a compare section (the real file may have one:
+// the first run below must append it).
+const original = (() => {
+  const text = fs.readFileSync(realResults, 'utf8');
+  const i = text.indexOf('<!-- compare:begin -->');
+  const j = text.indexOf('<!-- compare:end -->');
+  if (i < 0 || j < i) return text;
+  const head = text.slice(0, i).replace(/\n## [^\n]*\n\n$/, '\n');
+  return head + text.slice(j + '<!-- compare:end -->'.length).replace(/^\n/, '');
+})();
 const results = path.join(root, 'docs', 'results.md');
 fs.writeFileSync(results, original);
 fs.mkdirSync(path.join(root, 'sim', 'netsim', 'configs'), { recursive: true });
