@@ -29,6 +29,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { ROOT } from './manifest.mjs';
+import { COLUMNS, readCsv } from './compare.mjs';
 import { cdfScript, render } from './gnuplot.mjs';
 import { markdownTable, REPORTS, updateResults } from './report.mjs';
 
@@ -61,11 +62,6 @@ if (!fs.existsSync(NETSIM)) {
 }
 
 // --- helpers ---
-const readCsv = (file) => {
-  const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
-  const head = lines.shift().split(',');
-  return lines.filter((l) => l).map((l) => Object.fromEntries(l.split(',').map((v, i) => [head[i], Number(v)])));
-};
 const summary = (dir) => JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
 const fx = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? '-' : Number(x).toFixed(d));
 const mean = (a) => a.reduce((s, v) => s + v, 0) / Math.max(1, a.length);
@@ -73,7 +69,7 @@ const mean = (a) => a.reduce((s, v) => s + v, 0) / Math.max(1, a.length);
 /// Mean throughput (Mb/s) of each (sender, flow) of thr.csv over [from, to) us.
 function thrMeans(dir, from, to = Infinity) {
   const acc = new Map();
-  for (const r of readCsv(path.join(dir, 'thr.csv'))) {
+  for (const r of readCsv(path.join(dir, 'thr.csv'), COLUMNS.thr)) {
     if (r.time_us < from || r.time_us >= to) continue;
     const k = `${r.sender}/${r.flow}`;
     if (!acc.has(k)) acc.set(k, []);
@@ -141,7 +137,7 @@ E.push({
   },
   table(res) {
     const rows = res.map((r) => {
-      const thr = readCsv(path.join(r.dir, 'flows.csv')).map((x) => x.throughput_mbps).sort((a, b) => a - b);
+      const thr = readCsv(path.join(r.dir, 'flows.csv'), COLUMNS.flows).map((x) => x.throughput_mbps).sort((a, b) => a - b);
       return { r, thr, q: (p) => thr[Math.min(thr.length - 1, Math.floor(p * thr.length))] };
     });
     if (rows.length > 1) {
@@ -192,7 +188,7 @@ E.push({
     const cv = get('e3_converge');
     if (cv) pair(cv, cv.summary.sim_time_us - 10000, cv.summary.sim_time_us, true);
     const many = get('e3_200');
-    const t = readCsv(path.join(many.dir, 'flows.csv')).map((r) => r.throughput_mbps);
+    const t = readCsv(path.join(many.dir, 'flows.csv'), COLUMNS.flows).map((r) => r.throughput_mbps);
     const mu = mean(t);
     const sd = Math.sqrt(mean(t.map((v) => (v - mu) ** 2)));
     many.extra = { mean_mbps: mu, sd_mbps: sd, min: Math.min(...t), max: Math.max(...t), jain: jain(t) };

@@ -96,6 +96,10 @@ class RunOutput {
     std::fclose(f);
   }
 
+  /// Another CSV file of the run (e.g. rate.csv, thr.csv) with its header
+  /// line; the caller closes it. Throws std::runtime_error.
+  std::FILE* csv(const char* name, const char* header) { return open(name, header); }
+
   /// summary.json: the common figures, then `extra`'s members.
   void summary(const RunSummary& s, const nlohmann::json& extra = nlohmann::json::object()) {
     nlohmann::json j = s.to_json();

@@ -99,6 +99,9 @@ struct SenderTraces {
 /// The common interface of the sender NICs (one per protocol build).
 inline double now_us() { return sc_core::sc_time_stamp().to_seconds() * 1e6; }
 
+/// A rate in RU (bytes per 2^20 cycles) in Gb/s at a clock of clock_ns.
+inline double ru_gbps(uint64_t ru, double clock_ns) { return double(ru) / 1048576.0 * 8.0 / clock_ns; }
+
 /// What every sender NIC has: its settings and link, per-flow figures, the
 /// control packets that arrived (taken by the NIC's clocked process) and
 /// the first error of its checks.
@@ -168,14 +171,8 @@ class SenderNic : public SenderNicBase {
     // Control packets that arrived: one rx beat per cycle into the sender.
     while (!ingress_.empty()) {
       const Packet& p = ingress_.front();
-      RxCmd r;
-      r.flow = p.key - cfg_.key_base;
-      r.type = static_cast<RxType>(p.ctl.type);
-      r.cum_ack = p.ctl.cum_ack;
-      r.sack_valid = p.ctl.sack_valid;
-      r.sack_idx = p.ctl.sack_idx;
-      r.ecn = p.ctl.ecn;
-      r.grant = p.ctl.grant;
+      RxCmd r = rx_cmd_of(p.ctl);
+      r.flow = p.key - cfg_.key_base;  // the key names the flow network-wide
       rx_.push_back(r);
       ingress_.pop_front();
     }
@@ -279,6 +276,14 @@ class SenderNic : public SenderNicBase {
 
   void traces_of(Model& d) {
     const ProtoProbe& pp = cfg_.probe;
+    // The traced flow's rate (rate scheme) from either trace port, on change.
+    auto rate = [&](const SysTrace& t) {
+      if (static_cast<int>(t.flow) != cfg_.trace_flow || pp.rate_lo < 0 || !traces.rate) return;
+      const uint32_t rc = t.user_bits(static_cast<unsigned>(pp.rate_lo), static_cast<unsigned>(pp.rate_w));
+      if (rc == last_rate_) return;
+      last_rate_ = rc;
+      traces.rate(t_us(), t.flow, ru_gbps(rc, cfg_.clock.to_seconds() * 1e9));
+    };
     const SysTrace in = sys_trace(d.trace_in_o);
     if (in.valid && in.flow < fl_.size()) {
       SenderFlow& s = fl_[in.flow];
@@ -291,31 +296,16 @@ class SenderNic : public SenderNicBase {
         if (dup == 3 && s.dup != 3) ++s.fr_episodes;
         s.dup = dup;
       }
-      if (static_cast<int>(in.flow) == cfg_.trace_flow) {
-        if (pp.ss_lo >= 0) {
-          const uint32_t ss = in.user_bits(static_cast<unsigned>(pp.ss_lo), static_cast<unsigned>(pp.ss_w));
-          ss_ = ss == (1u << pp.ss_w) - 1 ? -1 : int64_t{ss};
-        }
-        if (pp.rate_lo >= 0 && traces.rate) {
-          const uint32_t rc = in.user_bits(static_cast<unsigned>(pp.rate_lo), static_cast<unsigned>(pp.rate_w));
-          if (rc != last_rate_) {
-            last_rate_ = rc;
-            // RU = bytes per 2^20 cycles.
-            traces.rate(t_us(), in.flow, double(rc) / 1048576.0 * 8.0 / (cfg_.clock.to_seconds() * 1e9));
-          }
-        }
+      if (static_cast<int>(in.flow) == cfg_.trace_flow && pp.ss_lo >= 0) {
+        const uint32_t ss = in.user_bits(static_cast<unsigned>(pp.ss_lo), static_cast<unsigned>(pp.ss_w));
+        ss_ = ss == (1u << pp.ss_w) - 1 ? -1 : int64_t{ss};
       }
+      rate(in);
     }
     const SysTrace per = sys_trace(d.trace_per_o);
     if (per.valid && per.flow < fl_.size()) {
       if (per.timeout) ++fl_[per.flow].timeouts;
-      if (static_cast<int>(per.flow) == cfg_.trace_flow && pp.rate_lo >= 0 && traces.rate) {
-        const uint32_t rc = per.user_bits(static_cast<unsigned>(pp.rate_lo), static_cast<unsigned>(pp.rate_w));
-        if (rc != last_rate_) {
-          last_rate_ = rc;
-          traces.rate(t_us(), per.flow, double(rc) / 1048576.0 * 8.0 / (cfg_.clock.to_seconds() * 1e9));
-        }
-      }
+      rate(per);
     }
     if (pp.window && cfg_.trace_flow >= 0 && traces.cwnd && fl_[cfg_.trace_flow].first_tx_us >= 0)
       traces.cwnd(t_us(), d.probe_wnd_o, ss_);

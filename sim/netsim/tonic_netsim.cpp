@@ -119,8 +119,6 @@ std::vector<Build> builds() {
   };
 }
 
-double ru_gbps(uint64_t ru, double clock_ns) { return double(ru) / 1048576.0 * 8.0 / clock_ns; }
-
 /// The build that fits the scenario, or std::invalid_argument listing the builds.
 const Build& pick(const std::vector<Build>& all, const NetConfig& c) {
   std::string have;
@@ -259,9 +257,7 @@ int run(const Options& o) {
   sim::RunOutput out(o.out);
   std::FILE* rate_csv = nullptr;
   if (b.probe.rate_lo >= 0) {
-    rate_csv = std::fopen((std::filesystem::path(o.out) / "rate.csv").c_str(), "w");
-    if (!rate_csv) throw std::runtime_error("cannot write rate.csv in " + o.out);
-    fmt::print(rate_csv, "time_us,sender,flow,rate_gbps\n");
+    rate_csv = out.csv("rate.csv", "time_us,sender,flow,rate_gbps");
   }
 
   std::vector<std::unique_ptr<SenderNicBase>> senders;
@@ -404,9 +400,7 @@ int run(const Options& o) {
 
   // thr.csv: per-flow delivered throughput in bins.
   if (rc.bin_flows) {
-    std::FILE* f = std::fopen((std::filesystem::path(o.out) / "thr.csv").c_str(), "w");
-    if (!f) throw std::runtime_error("cannot write thr.csv");
-    fmt::print(f, "time_us,sender,flow,throughput_mbps\n");
+    std::FILE* f = out.csv("thr.csv", "time_us,sender,flow,throughput_mbps");
     const Bins& bins = receiver->bins();
     size_t nb = 0;
     for (const auto& v : bins) nb = std::max(nb, v.size());

@@ -453,15 +453,7 @@ Result run_loop(const Proto& p, const Scenario& s, uint64_t seed, uint32_t sende
     while (!retline.empty() && retline.front().first <= c) {
       const RxCtl x = retline.front().second;
       retline.pop_front();
-      SysRxCmd cmd;
-      cmd.flow = x.flow;
-      cmd.type = static_cast<SysRx>(x.type);
-      cmd.cum_ack = x.cum_ack;
-      cmd.sack_valid = x.sack_valid;
-      cmd.sack_idx = x.sack_idx;
-      cmd.ecn = x.ecn;
-      cmd.grant = x.grant;
-      tb.send_rx(cmd);
+      tb.send_rx(rx_cmd_of(x));
       if (p.rwnd) {
         Flow& f = fl[slot[x.flow]];
         const uint32_t lim = std::min<uint64_t>(s.segs, uint64_t{x.cum_ack - f.start} + rx_w);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/ref/rx_engine_ref.hpp"
+#include "common/top_drive.hpp"  // RxCmd
 
 namespace tonic {
 
@@ -165,6 +166,20 @@ inline std::string str(const RxEngineStats& s) {
     << s.cnp_supp << " res " << s.resends << " gb " << s.gobacks << " done " << s.completed
     << " sent " << s.ctl_sent << "}";
   return o.str();
+}
+
+/// A receiver control packet as the sender's rx input beat (tonic_top's
+/// rx_* port): the loopback test and tonic-netsim's sender NIC.
+inline RxCmd rx_cmd_of(const RxCtl& x) {
+  RxCmd r;
+  r.flow = x.flow;
+  r.type = static_cast<RxType>(x.type);
+  r.cum_ack = x.cum_ack;
+  r.sack_valid = x.sack_valid;
+  r.sack_idx = x.sack_idx;
+  r.ecn = x.ecn;
+  r.grant = x.grant;
+  return r;
 }
 
 }  // namespace tonic
