@@ -9,6 +9,7 @@
 //   rx    (valid only)   incoming control packets, one per cycle
 //   seg   (valid/ready)  segment addresses to the DMA pipeline
 //   note  (valid/ready)  burst-complete notifications to the host
+//   status (valid only)  bad-input and watchdog events (docs/robustness.md)
 // The protocol is chosen at build time: protocols/<name>/ on the include
 // path provides user_configs.vh, incoming.v and periodic_updates.v.
 `default_nettype none
@@ -28,6 +29,10 @@ module tonic_top
   /// (SimModel = 1), for fast Verilator models only; 0 (default): the
   /// structural form, the one to synthesize.
   parameter int unsigned SimRam = 0,
+  /// Rate scheme: the largest rate a protocol may set (RU, bytes per 2^20
+  /// cycles); the default is 100 Gb/s at 100 MHz (125 B per cycle). A rate
+  /// of 0 or above it is clamped to 1..RateMax, counted and reported.
+  parameter int unsigned RateMax = 131072000,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount)
 ) (
@@ -37,12 +42,12 @@ module tonic_top
   input  wire logic            ctrl_valid_i,
   output logic                 ctrl_ready_o,
   input  wire ctrl_op_e        ctrl_op_i,
-  input  wire logic [IdW-1:0]  ctrl_flow_i,
+  input  wire logic [FlowIdW-1:0] ctrl_flow_i,  // ids >= FlowCount: counted, ignored
   input  wire seq_t            ctrl_seq_i,
   input  wire logic [LenW-1:0] ctrl_len_i,
   // Incoming control packets (no ready).
   input  wire logic            rx_valid_i,
-  input  wire logic [IdW-1:0]  rx_flow_i,
+  input  wire logic [FlowIdW-1:0] rx_flow_i,    // ids >= FlowCount: counted, ignored
   input  wire rx_type_e        rx_type_i,
   input  wire seq_t            rx_cum_ack_i,
   input  wire logic            rx_sack_valid_i,
@@ -63,6 +68,12 @@ module tonic_top
   output seq_t                 note_acked_o,
   // Counters.
   output dd_stats_t            stats_o,
+  // Bad-input and watchdog events, one word per cycle (status_t).
+  output status_t              status_o,
+  // Watchdog: seg_valid_o held while seg_ready_i is low for this many
+  // consecutive cycles raises status_o.watchdog once per stall and counts
+  // stats_o.wdog_trips. 0: off.
+  input  wire logic [31:0]     wdog_limit_i,
   output logic      [IdW:0]    active_flows_o,
   output logic      [IdW:0]    ready_flows_o,
   output logic                 cr_enq_drop_o,
@@ -95,6 +106,8 @@ module tonic_top
   logic [31:0]     rc_upd_rate;
   logic [4:0]      rc_grant_cnt;
   credit_stats_t   dd_credit_stats;
+  dd_stats_t       dd_stats;
+  status_t         dd_status;
   logic            rc_wait;
 
   tonic_dd_engine #(
@@ -132,7 +145,8 @@ module tonic_top
     .note_ready_i   (note_ready_i),
     .note_flow_o    (note_flow_o),
     .note_acked_o   (note_acked_o),
-    .stats_o        (stats_o),
+    .stats_o        (dd_stats),
+    .status_o       (dd_status),
     .active_flows_o (active_flows_o),
     .probe_flow_i   (probe_flow_i),
     .probe_wnd_o    (probe_wnd_o),
@@ -156,9 +170,18 @@ module tonic_top
     .credit_stats_o  (dd_credit_stats)
   );
 
-  // Rate credit: permits for the DD engine's next-seg processor.
+  // Rate credit: permits for the DD engine's next-seg processor. A
+  // protocol's rate of 0 or above RateMax is clamped to 1..RateMax, counted
+  // and reported (docs/robustness.md).
+  logic        rate_clamp_q;
+  logic [15:0] rate_clamp_flow_q;
   if (RateOn) begin : g_rate
     logic [31:0] rc_now_unused;
+    logic        rc_rate_bad;
+    logic [31:0] rc_rate_ok, rc_clamped_q;
+    assign rc_rate_bad = rc_upd_rate == '0 || rc_upd_rate > 32'(RateMax);
+    assign rc_rate_ok  = (rc_upd_rate == '0) ? 32'd1
+                       : (rc_upd_rate > 32'(RateMax)) ? 32'(RateMax) : rc_upd_rate;
     tonic_rate_credit #(
       .FlowCount (FlowCount),
       .LenW      (LenW),
@@ -173,7 +196,7 @@ module tonic_top
       .init_len_i   (rc_init_len),
       .upd_valid_i  (rc_upd_valid),
       .upd_flow_i   (rc_upd_flow),
-      .upd_rate_i   (rc_upd_rate),
+      .upd_rate_i   (rc_rate_ok),
       .req_valid_i  (rc_req_valid),
       .req_flow_i   (rc_req_flow),
       .grant_valid_o(rc_grant_valid),
@@ -187,15 +210,21 @@ module tonic_top
       if (rst_i) begin
         rc_updates_q <= '0;
         rc_waits_q   <= '0;
+        rc_clamped_q <= '0;
+        rate_clamp_q <= 1'b0;
       end else begin
         rc_updates_q <= rc_updates_q + 32'(rc_upd_valid);
         rc_waits_q   <= rc_waits_q + 32'(rc_wait);
+        rc_clamped_q <= rc_clamped_q + 32'(rc_upd_valid && rc_rate_bad);
+        rate_clamp_q <= rc_upd_valid && rc_rate_bad;
       end
+      rate_clamp_flow_q <= 16'(rc_upd_flow);
     end
     always_comb begin
       credit_stats_o                = dd_credit_stats;
       credit_stats_o.rate_updates   = rc_updates_q;
       credit_stats_o.rate_waits     = rc_waits_q;
+      credit_stats_o.rate_clamped   = rc_clamped_q;
     end
   end else begin : g_no_rate
     assign rc_init_ready  = 1'b1;
@@ -204,10 +233,12 @@ module tonic_top
     assign rc_grant_cnt   = '0;
     assign rc_wait        = 1'b0;
     assign credit_stats_o = dd_credit_stats;
+    assign rate_clamp_q      = 1'b0;
+    assign rate_clamp_flow_q = '0;
     logic unused_rate;
     assign unused_rate = ^{rc_init_valid, rc_init_flow, rc_init_len, rc_upd_valid, rc_upd_flow,
                            rc_upd_rate, rc_req_valid, rc_req_flow, rc_wait,
-                           32'(BurstBytes), 32'(RateInit)};
+                           32'(BurstBytes), 32'(RateInit), 32'(RateMax)};
   end
 
   tonic_cr_engine #(
@@ -234,6 +265,42 @@ module tonic_top
     .enq_drop_o   (cr_enq_drop_o),
     .ready_flows_o(ready_flows_o)
   );
+
+  // Watchdog (a stuck DMA side, as a NIC's pipeline watchdog): counts the
+  // consecutive cycles the seg stream is held (valid, not ready); at
+  // wdog_limit_i it trips once, until a cycle with the stream not held.
+  logic [31:0] wdog_cnt_q, wdog_trips_q;
+  logic        wdog_fired_q, wdog_trip, wdog_event_q;
+  assign wdog_trip = wdog_limit_i != '0 && seg_valid_o && !seg_ready_i && !wdog_fired_q
+                  && wdog_cnt_q + 32'd1 >= wdog_limit_i;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      wdog_cnt_q   <= '0;
+      wdog_fired_q <= 1'b0;
+      wdog_trips_q <= '0;
+      wdog_event_q <= 1'b0;
+    end else begin
+      wdog_event_q <= wdog_trip;
+      if (seg_valid_o && !seg_ready_i) begin
+        wdog_cnt_q   <= (wdog_cnt_q == '1) ? wdog_cnt_q : wdog_cnt_q + 32'd1;
+        wdog_fired_q <= wdog_fired_q || wdog_trip;
+      end else begin
+        wdog_cnt_q   <= '0;
+        wdog_fired_q <= 1'b0;
+      end
+      wdog_trips_q <= wdog_trips_q + 32'(wdog_trip);
+    end
+  end
+
+  always_comb begin
+    stats_o              = dd_stats;
+    stats_o.wdog_trips   = wdog_trips_q;
+    status_o             = dd_status;
+    status_o.rate_clamp  = rate_clamp_q;
+    status_o.rate_flow   = rate_clamp_flow_q;
+    status_o.watchdog    = wdog_event_q;
+    status_o.valid       = dd_status.valid || rate_clamp_q || wdog_event_q;
+  end
 endmodule
 
 `default_nettype wire

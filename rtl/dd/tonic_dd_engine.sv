@@ -47,10 +47,14 @@
 // After reset an init sweep writes present = 0 and zero counters for every
 // flow id (FlowCount cycles, ctrl_ready_o low); LUTRAM has no reset.
 //
-// Bad input is counted in stats_o and otherwise ignored (docs/sender-core.md):
-// rx for a flow that is not present, a cumulative ack beyond next_new, a
-// SACK outside [wnd_start, next_new), an unknown rx type; ADD of a present
-// flow, POST or REMOVE of an absent one, POST moving backwards.
+// Bad input is counted in stats_o (one counter per cause), reported on
+// status_o, and otherwise ignored (docs/robustness.md): rx for a flow that
+// is not present or an id >= FlowCount, a cumulative ack beyond next_new,
+// a stale cumulative ack (before wnd_start: only an in-window SACK of it
+// is used), a SACK outside [wnd_start, next_new), an unknown rx type; ADD
+// of a present flow, POST or REMOVE of an absent one, POST moving
+// backwards or more than 2^30 ahead, an undefined op, an id >= FlowCount.
+// REMOVE of a flow with unacked data is executed, counted and reported.
 `default_nettype none
 
 module tonic_dd_engine
@@ -76,12 +80,12 @@ module tonic_dd_engine
   input  wire logic            ctrl_valid_i,
   output logic                 ctrl_ready_o,
   input  wire ctrl_op_e        ctrl_op_i,
-  input  wire logic [IdW-1:0]  ctrl_flow_i,
+  input  wire logic [FlowIdW-1:0] ctrl_flow_i, // ids >= FlowCount: counted, ignored
   input  wire seq_t            ctrl_seq_i,    // ADD: first segment; POST: one past the last posted
   input  wire logic [LenW-1:0] ctrl_len_i,    // ADD: segment size; POST: length of the last posted
   // Incoming control packets, one per cycle, no ready.
   input  wire logic            rx_valid_i,
-  input  wire logic [IdW-1:0]  rx_flow_i,
+  input  wire logic [FlowIdW-1:0] rx_flow_i,   // ids >= FlowCount: counted, ignored
   input  wire rx_type_e        rx_type_i,
   input  wire seq_t            rx_cum_ack_i,
   input  wire logic            rx_sack_valid_i,
@@ -106,6 +110,9 @@ module tonic_dd_engine
   output seq_t                 note_acked_o,  // wnd_start (= posted)
   // Counters, and the number of flows in the active set.
   output dd_stats_t            stats_o,
+  // Bad-input events (registered; the rate_clamp and watchdog fields are
+  // tonic_top's and stay 0 here).
+  output status_t              status_o,
   output logic      [IdW:0]    active_flows_o,
   // Probe (traces, debug): the current state of flow probe_flow_i.
   input  wire logic [IdW-1:0]  probe_flow_i,
@@ -282,6 +289,13 @@ module tonic_dd_engine
     logic [15:0] grant;
   } rx_ev_t;
   rx_ev_t rx_q;
+  logic   rx_range_bad_q;                 // the rx event had a flow id >= FlowCount
+  logic [FlowIdW-1:0] rx_range_flow_q;    // ... that id
+
+  // A flow id of the ctrl / rx inputs names a flow of this engine.
+  function automatic logic id_ok(logic [FlowIdW-1:0] id);
+    return 32'(id) < FlowCount;
+  endfunction
   ring_t  rx_cum_ge_q;  // ring positions >= rx_q.cum_ack's, decoded at the input
 
   typedef struct packed {
@@ -300,12 +314,14 @@ module tonic_dd_engine
   // The control op being executed (registered at the input).
   typedef struct packed {
     logic            valid;
+    logic            range_bad;  // the flow id was >= FlowCount (flow: its low bits)
     ctrl_op_e        op;
     flow_t           flow;
     seq_t            seq;
     logic [LenW-1:0] len;
   } ctrl_ev_t;
   ctrl_ev_t ctrl_q;
+  logic [FlowIdW-1:0] ctrl_id_q;  // the held op's flow id as given (status only)
 
   // ---------------------------------------------------------------------
   // Processors and the flows they work on. *_d: the flow of the next cycle
@@ -316,7 +332,9 @@ module tonic_dd_engine
   flow_t  pf, pf_d;  // periodic
   flow_t  nf, nf_d;  // next segment
   flow_t  tf;        // transmit notify
+  flow_t  rx_fid;    // rx_flow_i's low bits (an id >= FlowCount is dropped at stage 1)
   assign cf = ctrl_q.flow;
+  assign rx_fid = flow_t'(rx_flow_i);
   assign tf = txn_flow_i;
 
   // Init sweep after reset (LUTRAM has no reset): present = 0, gen = tx = 0.
@@ -384,7 +402,7 @@ module tonic_dd_engine
                     .Depth(FlowCount), .Width(1), .Readers(5), .RegRead(1)) u_present (
     .clk_i, .we_i(present_we), .waddr_i(present_wa), .wdata_i(present_wd),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({cf_d, nf_d, pf_d, rx_q.flow, rx_flow_i}),
+    .raddr_i({cf_d, nf_d, pf_d, rx_q.flow, rx_fid}),
     .rdata_o({present_c, present_n, present_p, present_i2, present_i1}));
   // posted and wnd_start are written at cf and read at cf (by control). A
   // write address that is the read address makes Yosys 0.69 infer a
@@ -415,14 +433,14 @@ module tonic_dd_engine
     .clk_i, .we_i({start_we_add, start_we_i1}), .waddr_i({start_wa_add, i1f}),
     .wdata_i({ctrl_q.seq, start_wd_i1}),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({probe_flow_i, cf_d, nf_d, pf_d, rx_flow_i}),
+    .raddr_i({probe_flow_i, cf_d, nf_d, pf_d, rx_fid}),
     .rdata_o({start_pr, start_c, start_n, start_p, start_i1}));
   // next_new: next-seg, or ADD (next-seg waits in that cycle).
   tonic_state_ram #(.SimModel(SimRam),
                     .Depth(FlowCount), .Width(32), .Readers(5), .RegRead(1)) u_next (
     .clk_i, .we_i(next_we), .waddr_i(next_wa), .wdata_i(next_wd),
     .clr_i(1'b0), .clr_addr_i('0),
-    .raddr_i({probe_flow_i, nf_d, pf_d, rx_q.flow, rx_flow_i}),
+    .raddr_i({probe_flow_i, nf_d, pf_d, rx_q.flow, rx_fid}),
     .rdata_o({next_pr, next_n, next_p, next_i2, next_i1}));
   // Outstanding counters (mod 2 RingN).
   tonic_state_ram #(.SimModel(SimRam),
@@ -452,7 +470,7 @@ module tonic_dd_engine
                     .Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1), .Clear(1)) u_acked (
     .clk_i, .we_i(acked_we), .waddr_i(acked_wa), .wdata_i(acked_wd),
     .clr_i(c_add), .clr_addr_i(cf),
-    .raddr_i({pf_d, rx_q.flow, rx_flow_i}),
+    .raddr_i({pf_d, rx_q.flow, rx_fid}),
     .rdata_o({acked_p, acked_i2, acked_i1}));
   tonic_state_ram #(.SimModel(SimRam),
                     .Depth(FlowCount), .Width(W), .Readers(3), .RegRead(1)) u_sent (
@@ -552,37 +570,55 @@ module tonic_dd_engine
   end
   always_ff @(posedge clk_i) begin
     if (ctrl_ready_o) begin
+      ctrl_q.range_bad <= !id_ok(ctrl_flow_i);
+      ctrl_id_q   <= ctrl_flow_i;
       ctrl_q.op   <= ctrl_op_i;
-      ctrl_q.flow <= ctrl_flow_i;
+      ctrl_q.flow <= flow_t'(ctrl_flow_i);
       ctrl_q.seq  <= ctrl_seq_i;
       ctrl_q.len  <= ctrl_len_i;
     end
-    c_busy_q <= (rx_q.valid && rx_q.flow == cf_d) || (rx_valid_i && rx_flow_i == cf_d);
+    c_busy_q <= (rx_q.valid && rx_q.flow == cf_d) || (rx_valid_i && id_ok(rx_flow_i) && rx_fid == cf_d);
   end
-  assign cf_d       = (ctrl_q.valid && !c_fire) ? ctrl_q.flow : ctrl_flow_i;
-  assign c_add_held = ctrl_q.valid && ctrl_q.op == CtrlAdd;
+  assign cf_d       = (ctrl_q.valid && !c_fire) ? ctrl_q.flow : flow_t'(ctrl_flow_i);
+  assign c_add_held = ctrl_q.valid && ctrl_q.op == CtrlAdd && !ctrl_q.range_bad;
   assign c_stall    = c_add_held && !present_c && ((gen_c != tx_c) || c_busy_q
                                                  || (RateOn && !rc_init_ready_i));
   assign c_fire     = ctrl_q.valid && !init_q && !p_ins_q && !c_stall;
   assign ctrl_ready_o = !init_q && (!ctrl_q.valid || c_fire);
-  assign c_add    = c_fire && ctrl_q.op == CtrlAdd && !present_c;
-  assign c_post   = c_fire && ctrl_q.op == CtrlPost && present_c
+  assign c_add    = c_fire && !ctrl_q.range_bad && ctrl_q.op == CtrlAdd && !present_c;
+  assign c_post   = c_fire && !ctrl_q.range_bad && ctrl_q.op == CtrlPost && present_c
                  && seq_le(posted_c, ctrl_q.seq)
                  && seq_le(ctrl_q.seq, start_c + 32'h4000_0000);
-  assign c_remove = c_fire && ctrl_q.op == CtrlRemove && present_c;
+  assign c_remove = c_fire && !ctrl_q.range_bad && ctrl_q.op == CtrlRemove && present_c;
   assign c_bad    = c_fire && !c_add && !c_post && !c_remove;
+  // The cause of an ignored op (and REMOVE with unacked data, executed).
+  ctrl_err_e c_err;
+  always_comb begin
+    c_err = CtrlErrNone;
+    if (c_fire) begin
+      if (ctrl_q.range_bad)                                 c_err = CtrlErrRange;
+      else if (!(ctrl_q.op inside {CtrlAdd, CtrlPost, CtrlRemove})) c_err = CtrlErrBadOp;
+      else if (ctrl_q.op == CtrlAdd && present_c)           c_err = CtrlErrAddPresent;
+      else if (ctrl_q.op != CtrlAdd && !present_c)          c_err = CtrlErrAbsent;
+      else if (ctrl_q.op == CtrlPost && !c_post)            c_err = CtrlErrPostRange;
+      else if (c_remove && posted_c != start_c)             c_err = CtrlErrRemoveUnacked;
+    end
+  end
 
   // ---------------------------------------------------------------------
   // Incoming stage 1 (event registered at the input).
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
-      rx_q.valid <= 1'b0;
+      rx_q.valid     <= 1'b0;
+      rx_range_bad_q <= 1'b0;
     end else begin
-      rx_q.valid <= rx_valid_i;
+      rx_q.valid     <= rx_valid_i && id_ok(rx_flow_i);
+      rx_range_bad_q <= rx_valid_i && !id_ok(rx_flow_i);
     end
   end
   always_ff @(posedge clk_i) begin
-    rx_q.flow       <= rx_flow_i;
+    rx_range_flow_q <= rx_flow_i;
+    rx_q.flow       <= rx_fid;
     rx_q.typ        <= rx_type_i;
     rx_q.cum_ack    <= rx_cum_ack_i;
     rx_cum_ge_q     <= '1 << rx_cum_ack_i[IdxW-1:0];
@@ -593,7 +629,7 @@ module tonic_dd_engine
   end
 
   seq_t        i1_ws, i1_nn, i1_new;
-  logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_adv, i1_sack_ok, i1_ok;
+  logic        i1_present, i1_type_ok, i1_ack_ok, i1_acks, i1_adv, i1_sack_ok, i1_ok, i1_stale;
   cnt_t        i1_span_new, i1_span_new1;
   logic        i1_sack_new;
   ring_t       i1_span, i1_slid, i1_sack_bit, i1_acked;
@@ -606,6 +642,10 @@ module tonic_dd_engine
   assign i1_acks    = rx_q.typ inside {RxAck, RxSack, RxNack};
   assign i1_ack_ok  = !i1_acks || seq_le(rx_q.cum_ack, i1_nn);
   assign i1_ok      = rx_q.valid && i1_present && i1_type_ok && i1_ack_ok;
+  // A stale cumulative ack (before wnd_start: an old packet, e.g. after
+  // reordering). Stage 1 then writes wnd_start unchanged and only a SACK
+  // inside the window; the protocol sees the event only if it carries one.
+  assign i1_stale   = i1_acks && seq_lt(rx_q.cum_ack, i1_ws);
   // The window advances iff the cumulative ack passes wnd_start. The
   // slid positions [wnd_start, cum_ack) are decoded from the low bits of
   // both ends in parallel with that compare: when it advances and the ack
@@ -645,7 +685,7 @@ module tonic_dd_engine
 
   always_comb begin
     s1_d           = '0;
-    s1_d.valid     = i1_ok;
+    s1_d.valid     = i1_ok && !(i1_stale && !i1_sack_ok);
     s1_d.ev        = rx_q;
     s1_d.old_start = i1_ws;
     s1_d.new_start = i1_new;
@@ -1262,6 +1302,14 @@ module tonic_dd_engine
   // Counters.
   always_comb begin
     stats_d = stats_q;
+    if (rx_range_bad_q)                          stats_d.rx_flow_range += 1;
+    if (i1_ok && i1_stale)                       stats_d.rx_stale_ack += 1;
+    if (c_err == CtrlErrRange)                   stats_d.ctrl_flow_range += 1;
+    if (c_err == CtrlErrBadOp)                   stats_d.ctrl_bad_op += 1;
+    if (c_err == CtrlErrAddPresent)              stats_d.ctrl_add_present += 1;
+    if (c_err == CtrlErrAbsent)                  stats_d.ctrl_absent += 1;
+    if (c_err == CtrlErrPostRange)               stats_d.ctrl_post_range += 1;
+    if (c_err == CtrlErrRemoveUnacked)           stats_d.ctrl_remove_unacked += 1;
     if (rx_q.valid && !i1_present)               stats_d.rx_unknown_flow += 1;
     if (rx_q.valid && i1_present && !i1_type_ok) stats_d.rx_bad_type += 1;
     if (rx_q.valid && i1_present && i1_type_ok && !i1_ack_ok) stats_d.rx_bad_ack += 1;
@@ -1271,6 +1319,33 @@ module tonic_dd_engine
     if (p_call && p_timeout)                     stats_d.timeouts += 1;
     if (ns_fire && ns_rtx)                       stats_d.retransmits += 1;
     if (ns_fire)                                 stats_d.segments += 1;
+  end
+
+  // Status events (docs/robustness.md): the same causes as the counters,
+  // with the flow, registered.
+  status_t status_d;
+  always_comb begin
+    status_d = '0;
+    if (rx_range_bad_q)                                    status_d.rx = RxErrRange;
+    else if (rx_q.valid && !i1_present)                    status_d.rx = RxErrUnknown;
+    else if (rx_q.valid && !i1_type_ok)                    status_d.rx = RxErrType;
+    else if (rx_q.valid && !i1_ack_ok)                     status_d.rx = RxErrAck;
+    else if (i1_ok && i1_stale)                            status_d.rx = RxErrStale;
+    else if (i1_ok && rx_q.sack_valid && !i1_sack_ok)      status_d.rx = RxErrSack;
+    status_d.rx_flow   = rx_range_bad_q ? 16'(rx_range_flow_q) : 16'(rx_q.flow);
+    status_d.ctrl      = c_err;
+    status_d.ctrl_flow = 16'(ctrl_id_q);
+    status_d.pull_stale = CreditOn && cstats_d.pull_stale != cstats_q.pull_stale;
+    status_d.tok_excess = CreditOn && cstats_d.tok_excess != cstats_q.tok_excess;
+    status_d.cred_flow  = 16'(g_q.flow);
+    status_d.note_drop  = note_push && !note_push_ok;
+    status_d.note_flow  = 16'(i2f);
+    status_d.valid      = status_d.rx != RxErrNone || status_d.ctrl != CtrlErrNone
+                       || status_d.pull_stale || status_d.tok_excess || status_d.note_drop;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_i) status_o <= '0;
+    else       status_o <= status_d;
   end
 
   // ---------------------------------------------------------------------

@@ -11,6 +11,10 @@ package tonic_dd_pkg;
   /// A segment index (serial number, wraps at 2^32).
   typedef logic [31:0] seq_t;
 
+  /// Width of the flow ids on the ctrl and rx inputs (the NIC's flow-id
+  /// field). Ids >= FlowCount are bad input: counted and ignored.
+  localparam int unsigned FlowIdW = 16;
+
   /// Type of an incoming control packet (rx stream).
   typedef enum logic [2:0] {
     RxAck    = 3'd0,  // cumulative ack
@@ -35,8 +39,20 @@ package tonic_dd_pkg;
     CtrlRemove = 2'd2   // remove flow
   } ctrl_op_e;
 
-  /// Event counters of the DD engine (wrap at 2^32).
+  /// Event counters of the DD engine (wrap at 2^32). The fields above
+  /// rx_unknown_flow were added later; the order of the older ones (from
+  /// segments, bits 31:0, upwards) is kept. ctrl_bad is the sum of the five
+  /// ctrl_* causes below it in the list.
   typedef struct packed {
+    logic [31:0] wdog_trips;       // seg output stalled wdog_limit_i cycles (tonic_top fills it)
+    logic [31:0] ctrl_remove_unacked; // REMOVE of a flow with posted data not yet acked (executed)
+    logic [31:0] ctrl_flow_range;  // ctrl op with a flow id >= FlowCount (ignored)
+    logic [31:0] ctrl_bad_op;      // ctrl op with an undefined code (ignored)
+    logic [31:0] ctrl_post_range;  // POST backwards or more than 2^30 past wnd_start (ignored)
+    logic [31:0] ctrl_absent;      // POST or REMOVE of a flow that is not present (ignored)
+    logic [31:0] ctrl_add_present; // ADD of a flow that is present (ignored)
+    logic [31:0] rx_stale_ack;     // ACK/SACK/NACK with cum_ack before wnd_start (cumulative part ignored)
+    logic [31:0] rx_flow_range;    // rx with a flow id >= FlowCount (ignored)
     logic [31:0] rx_unknown_flow;  // rx for a flow that is not present (ignored)
     logic [31:0] rx_bad_type;      // rx with an unknown type (ignored)
     logic [31:0] rx_bad_ack;       // cumulative ack beyond next_new (ignored)
@@ -50,6 +66,7 @@ package tonic_dd_pkg;
 
   /// Event counters of the credit schemes (rate, token; wrap at 2^32).
   typedef struct packed {
+    logic [31:0] rate_clamped;   // rate: a protocol rate of 0 or above RateMax, clamped to 1..RateMax
     logic [31:0] pull_stale;     // token: a pull number not after the last one (ignored)
     logic [31:0] tok_excess;     // token: an add cut short so permits stay <= 65535
     logic [31:0] per_cancelled;  // a periodic call cancelled: its credit write met stage 2's
@@ -58,6 +75,50 @@ package tonic_dd_pkg;
     logic [31:0] rate_waits;     // rate: a flow armed to wait for credit
     logic [31:0] permits;        // permits granted (rate) or tokens added (token)
   } credit_stats_t;
+
+  /// Cause of an rx event on the status stream (at most one per cycle:
+  /// one rx event is examined per cycle).
+  typedef enum logic [2:0] {
+    RxErrNone     = 3'd0,
+    RxErrUnknown  = 3'd1,  // flow not present (never added, or removed)
+    RxErrRange    = 3'd2,  // flow id >= FlowCount
+    RxErrType     = 3'd3,  // undefined rx type
+    RxErrAck      = 3'd4,  // cumulative ack beyond next_new (never sent)
+    RxErrStale    = 3'd5,  // cumulative ack before wnd_start (old)
+    RxErrSack     = 3'd6   // selective ack outside [wnd_start, next_new)
+  } rx_err_e;
+
+  /// Cause of a ctrl event on the status stream (one op executes per cycle).
+  typedef enum logic [2:0] {
+    CtrlErrNone          = 3'd0,
+    CtrlErrAddPresent    = 3'd1,  // ADD of a present flow
+    CtrlErrAbsent        = 3'd2,  // POST / REMOVE of an absent flow
+    CtrlErrPostRange     = 3'd3,  // POST backwards or > 2^30 ahead of wnd_start
+    CtrlErrBadOp         = 3'd4,  // undefined op code
+    CtrlErrRange         = 3'd5,  // flow id >= FlowCount
+    CtrlErrRemoveUnacked = 3'd6   // REMOVE with posted data not yet acked (executed)
+  } ctrl_err_e;
+
+  /// The status stream (valid only, one word per cycle, no back-pressure:
+  /// the host samples it every cycle; nothing is queued, so nothing is lost
+  /// at the port). Each field reports the event of its source in the cycle
+  /// before; several sources can report in one word. The counters in
+  /// dd_stats_t / credit_stats_t count the same events.
+  typedef struct packed {
+    logic        valid;       // any field below is set
+    rx_err_e     rx;          // rx event cause, of flow rx_flow
+    logic [15:0] rx_flow;
+    ctrl_err_e   ctrl;        // ctrl op cause, of flow ctrl_flow
+    logic [15:0] ctrl_flow;
+    logic        pull_stale;  // token: stale pull number, flow cred_flow
+    logic        tok_excess;  // token: grant cut at 65535 permits, flow cred_flow
+    logic [15:0] cred_flow;
+    logic        rate_clamp;  // rate: protocol rate clamped, flow rate_flow
+    logic [15:0] rate_flow;
+    logic        note_drop;   // a burst-complete note dropped (queue full), flow note_flow
+    logic [15:0] note_flow;
+    logic        watchdog;    // seg output stalled for wdog_limit_i cycles
+  } status_t;
 
   /// One write of the window group by incoming stage 2 or by the periodic
   /// processor, with the values after it (trace port, for reference-model

@@ -39,14 +39,41 @@ using SysSeg = SegOut;
 /// least significant word.
 enum class CreditStat : int {
   kPermits = 0, kRateWaits = 1, kRateUpdates = 2, kParks = 3, kPerCancelled = 4, kTokExcess = 5,
-  kPullStale = 6
+  kPullStale = 6, kRateClamped = 7
 };
 
 /// stats_o (tonic_dd_pkg::dd_stats_t), 32-bit fields, the last field
 /// (segments) in word 0.
 enum class DdStat : int {
   kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4, kRxBadSack = 5,
-  kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8
+  kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8, kRxFlowRange = 9, kRxStaleAck = 10,
+  kCtrlAddPresent = 11, kCtrlAbsent = 12, kCtrlPostRange = 13, kCtrlBadOp = 14, kCtrlFlowRange = 15,
+  kCtrlRemoveUnacked = 16, kWdogTrips = 17
+};
+
+/// status_o (tonic_dd_pkg::status_t, docs/robustness.md): rx and ctrl
+/// causes (rx_err_e, ctrl_err_e codes), credit, note and watchdog events.
+/// Bits from 0: watchdog [0], note_flow [16:1], note_drop [17], rate_flow
+/// [33:18], rate_clamp [34], cred_flow [50:35], tok_excess [51], pull_stale
+/// [52], ctrl_flow [68:53], ctrl [71:69], rx_flow [87:72], rx [90:88],
+/// valid [91].
+enum class RxErr : uint8_t { kNone = 0, kUnknown = 1, kRange = 2, kType = 3, kAck = 4, kStale = 5, kSack = 6 };
+enum class CtrlErr : uint8_t {
+  kNone = 0, kAddPresent = 1, kAbsent = 2, kPostRange = 3, kBadOp = 4, kRange = 5, kRemoveUnacked = 6
+};
+struct SysStatus {
+  bool valid = false;
+  RxErr rx = RxErr::kNone;
+  uint32_t rx_flow = 0;
+  CtrlErr ctrl = CtrlErr::kNone;
+  uint32_t ctrl_flow = 0;
+  bool pull_stale = false, tok_excess = false;
+  uint32_t cred_flow = 0;
+  bool rate_clamp = false;
+  uint32_t rate_flow = 0;
+  bool note_drop = false;
+  uint32_t note_flow = 0;
+  bool watchdog = false;
 };
 
 /// A dd_trace_t port (trace_in_o, trace_per_o): one write of incoming
@@ -95,6 +122,27 @@ SysTrace sys_trace(const Wide& w) {
   return t;
 }
 
+/// Parses status_o.
+template <class Wide>
+SysStatus sys_status(const Wide& w) {
+  SysStatus t;
+  t.valid = sys_bits(w, 91, 1);
+  if (!t.valid) return t;
+  t.watchdog = sys_bits(w, 0, 1);
+  t.note_flow = sys_bits(w, 1, 16);
+  t.note_drop = sys_bits(w, 17, 1);
+  t.rate_flow = sys_bits(w, 18, 16);
+  t.rate_clamp = sys_bits(w, 34, 1);
+  t.cred_flow = sys_bits(w, 35, 16);
+  t.tok_excess = sys_bits(w, 51, 1);
+  t.pull_stale = sys_bits(w, 52, 1);
+  t.ctrl_flow = sys_bits(w, 53, 16);
+  t.ctrl = static_cast<CtrlErr>(sys_bits(w, 69, 3));
+  t.rx_flow = sys_bits(w, 72, 16);
+  t.rx = static_cast<RxErr>(sys_bits(w, 88, 3));
+  return t;
+}
+
 /// One next-seg decision (dd_ns_trace_t on trace_ns_o: idx [31:0], flow
 /// [47:32], rtx [48], valid [49]).
 struct SysNs {
@@ -116,7 +164,8 @@ inline SysNs sys_ns(uint64_t w) {
 template <class Model>
 class SysTb {
  public:
-  explicit SysTb(uint32_t flows, uint64_t seed = 1) : rng_(seed), next_(flows, 0), added_(flows, false) {
+  explicit SysTb(uint32_t flows, uint64_t seed = 1)
+      : rng_(seed), next_(flows, 0), added_(flows, false), removed_(flows, false) {
     reset_and_wait_init(h_, flows + 64, "SysTb");
   }
 
@@ -137,26 +186,39 @@ class SysTb {
   std::function<void(const SysSeg&)> on_seg;
   /// Called once per cycle before the edge, outputs settled.
   std::function<void(Model&)> on_cycle;
+  /// Called in a cycle whose rx port would be idle: returning true drives
+  /// the beat it filled in (bad-input injection without moving the rest).
+  std::function<bool(SysRxCmd&)> on_idle_rx;
+  /// The same for the ctrl port (the command is driven until accepted).
+  std::function<bool(CtrlCmd&)> on_idle_ctrl;
 
   void step() {
     auto& d = h_.dut();
     const uint64_t c = h_.cycle();
+    CtrlCmd extra;
+    if (ctrl_.empty() && on_idle_ctrl && on_idle_ctrl(extra)) ctrl_.push_front(extra);
     drive_ctrl(d, ctrl_);
     d.rx_valid_i = 0;
+    SysRxCmd bad;
+    const bool injected = rx_.empty() && on_idle_rx && on_idle_rx(bad);
+    if (injected) drive_rx_beat(d, bad, bad.ecn, bad.grant);
     if (!rx_.empty()) drive_rx_beat(d, rx_.front(), rx_.front().ecn, rx_.front().grant);
     d.seg_ready_i = ready_p_ >= 1.0 || rng_.chance(ready_p_);
     h_.eval();
     if (d.ctrl_valid_i && d.ctrl_ready_o) {
       const Ctrl& k = ctrl_.front();
-      if (k.op == SysCtrl::kAdd && !added_[k.flow]) {
+      // Ids >= FlowCount and undefined ops are bad input the engine ignores.
+      if (k.flow < added_.size() && k.op == SysCtrl::kAdd && !added_[k.flow]) {
         added_[k.flow] = true;
+        removed_[k.flow] = false;
         next_[k.flow] = k.seq;
-      } else if (k.op == SysCtrl::kRemove) {
+      } else if (k.flow < added_.size() && k.op == SysCtrl::kRemove && added_[k.flow]) {
         added_[k.flow] = false;
+        removed_[k.flow] = true;
       }
       ctrl_.pop_front();
     }
-    if (d.rx_valid_i) rx_.pop_front();
+    if (d.rx_valid_i && !injected) rx_.pop_front();
     if (d.seg_valid_o && d.seg_ready_i) {
       SysSeg s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
       check(s);
@@ -182,7 +244,10 @@ class SysTb {
   using Ctrl = CtrlCmd;
 
   void check(const SysSeg& s) {
-    if (s.flow >= added_.size() || !added_[s.flow]) return fail(s.cycle, "address of a flow not added");
+    // After REMOVE, the addresses already queued in the CR engine still go
+    // out (docs/sender-core.md): a removed flow's are checked like the rest.
+    if (s.flow >= added_.size() || (!added_[s.flow] && !removed_[s.flow]))
+      return fail(s.cycle, "address of a flow not added");
     if (!s.rtx) {
       if (s.idx != next_[s.flow]) {
         std::ostringstream m;
@@ -207,7 +272,7 @@ class SysTb {
   std::deque<Ctrl> ctrl_;
   std::deque<SysRxCmd> rx_;
   std::vector<uint32_t> next_;
-  std::vector<bool> added_;
+  std::vector<bool> added_, removed_;
   double ready_p_ = 1.0;
   uint64_t outs_ = 0, errors_ = 0;
   std::string first_error_;
