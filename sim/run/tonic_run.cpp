@@ -406,13 +406,9 @@ int run_scenario(const Options& o, const ModelInfo& mi) {
   const Spread sp = spread(per_flow);
   const uint32_t dut_segs = stat(d, Stat::kSegments), dut_rtx = stat(d, Stat::kRetransmits),
                  dut_to = stat(d, Stat::kTimeouts);
-  const std::pair<const char*, Stat> bad_counters[] = {
-      {"note_drops", Stat::kNoteDrops},   {"ctrl_bad", Stat::kCtrlBad},
-      {"rx_bad_sack", Stat::kRxBadSack},  {"rx_bad_ack", Stat::kRxBadAck},
-      {"rx_bad_type", Stat::kRxBadType},  {"rx_unknown_flow", Stat::kRxUnknownFlow}};
   nlohmann::json dut_errors = nlohmann::json::object();
   std::string dut_err_text;
-  for (const auto& [name, s] : bad_counters) {
+  for (const auto& [name, s] : kDdBadInputStats) {
     const uint32_t v = stat(d, s);
     dut_errors[name] = v;
     if (v) dut_err_text += fmt::format(" {}={}", name, v);

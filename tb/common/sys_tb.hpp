@@ -35,22 +35,6 @@ using SysRx = RxType;
 using SysRxCmd = RxCmd;
 using SysSeg = SegOut;
 
-/// credit_stats_o (tonic_dd_pkg::credit_stats_t), 32-bit fields from the
-/// least significant word.
-enum class CreditStat : int {
-  kPermits = 0, kRateWaits = 1, kRateUpdates = 2, kParks = 3, kPerCancelled = 4, kTokExcess = 5,
-  kPullStale = 6, kRateClamped = 7
-};
-
-/// stats_o (tonic_dd_pkg::dd_stats_t), 32-bit fields, the last field
-/// (segments) in word 0.
-enum class DdStat : int {
-  kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4, kRxBadSack = 5,
-  kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8, kRxFlowRange = 9, kRxStaleAck = 10,
-  kCtrlAddPresent = 11, kCtrlAbsent = 12, kCtrlPostRange = 13, kCtrlBadOp = 14, kCtrlFlowRange = 15,
-  kCtrlRemoveUnacked = 16, kWdogTrips = 17
-};
-
 /// status_o (tonic_dd_pkg::status_t, docs/robustness.md): rx and ctrl
 /// causes (rx_err_e, ctrl_err_e codes), credit, note and watchdog events.
 /// Bits from 0: watchdog [0], note_flow [16:1], note_drop [17], rate_flow

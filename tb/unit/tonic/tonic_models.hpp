@@ -32,12 +32,8 @@ TONIC_PARAMS(Vtonic_newreno_2048x256, 2048, 256, "newreno", NewRenoTwin)
 TONIC_PARAMS(Vtonic_newreno_4096x256, 4096, 256, "newreno", NewRenoTwin)
 #undef TONIC_PARAMS
 
-/// Counters of tonic_top's stats_o (dd_stats_t, 32-bit fields, the last
-/// field in word 0).
-enum class Stat : int {
-  kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4,
-  kRxBadSack = 5, kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8
-};
+/// Counters of tonic_top's stats_o (common/top_drive.hpp).
+using Stat = DdStat;
 
 template <class Model>
 uint32_t stat(Model& d, Stat s) {
