@@ -114,6 +114,9 @@ class SenderNicBase : public sc_core::sc_module, public PacketSink {
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
   virtual uint64_t cycles() const = 0;
+  /// The sender's bad-input counters (docs/robustness.md), by name; empty
+  /// for a sender without a tonic_top.
+  virtual std::map<std::string, uint64_t> bad_input() { return {}; }
   SenderTraces traces;
   double t0_us = 0;  // simulation time of "0" in the traces
 
@@ -162,6 +165,11 @@ class SenderNic : public SenderNicBase {
   }
 
   uint64_t cycles() const override { return h_.cycle(); }
+  std::map<std::string, uint64_t> bad_input() override {
+    std::map<std::string, uint64_t> m;
+    for (const auto& [name, st] : kDdBadInputStats) m[name] = h_.dut().stats_o[static_cast<int>(st)];
+    return m;
+  }
 
  private:
   static constexpr uint64_t kUnbounded = 1u << 30;  // segments posted for an unbounded flow

@@ -461,6 +461,12 @@ int run(const Options& o) {
       {"cycles_per_s", wall > 0 ? double(cycles) / wall : 0.0},
       {"options", {{"drops", o.drops}, {"drop_every", o.drop_every}, {"loss", o.loss}, {"seed", o.seed}, {"trace_flow", o.trace_flow}}},
   };
+  // The senders' bad-input counters, summed (docs/robustness.md): e.g.
+  // rx_stale_ack counts the acks that reordering made old.
+  std::map<std::string, uint64_t> bad;
+  for (auto& s : senders)
+    for (const auto& [name, v] : s->bad_input()) bad[name] += v;
+  extra["sender_bad_input"] = bad;
   if (rtl_rx) {
     const RxEngineStats st = rtl_rx->stats();
     extra["receiver"] = {{"duplicate", st.duplicate}, {"beyond", st.beyond}, {"gbn_drop", st.gbn_drop},
