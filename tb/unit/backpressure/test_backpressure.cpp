@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: Apache-2.0
+// DMA back-pressure and stalls (docs/backpressure.md): the DMA side drops
+// seg_ready_i at random single cycles and holds it low for pauses drawn
+// log-uniformly from 100 to 10^7 cycles (few long ones), while newreno
+// (window credit, tonic_newreno_1024x128), rocev2_dcqcn (rate credit) and
+// ndp (token credit, both tonic_*_16x128) run closed loops with losses.
+// The checks are in bp_rig.hpp; each test case adds its figures to
+// build/reports/backpressure.json. Seeds print; TONIC_SEED reproduces.
+#include <catch2/catch.hpp>
+
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "Vtonic_ndp_16x128.h"
+#include "Vtonic_newreno_1024x128.h"
+#include "Vtonic_rocev2_dcqcn_16x128.h"
+#include "bp_rig.hpp"
+
+using namespace tonic;
+using namespace tonic::bp;
+
+namespace {
+
+// Constants of protocols/<name>/user_configs.vh.
+constexpr uint32_t kNewRenoRto = 20000, kNewRenoRtoMax = 1280000;
+constexpr uint32_t kRoceRto = 20000, kRoceRtoMax = 1280000, kRoceBurst = 16384;
+constexpr uint64_t kRoceRate = 131'072'000;  // RateInit = C (100 Gb/s), RU
+constexpr uint32_t kNdpRto = 100000, kNdpRtoMax = 6400000, kNdpTokensInit = 15;
+
+RigCfg newreno_cfg() {
+  RigCfg c;
+  c.scheme = Scheme::kWindow;
+  c.rto_init = kNewRenoRto;
+  c.rto_max = kNewRenoRtoMax;
+  c.in_rec_bit = 28;
+  c.partial_bit = 26;  // user_t: {dup_acks[30:29], in_rec[28], rto_guard, partial, ssthresh, ca_cnt, rec_off}
+  return c;
+}
+RigCfg roce_cfg() {
+  RigCfg c;
+  c.scheme = Scheme::kRate;
+  c.rto_init = kRoceRto;
+  c.rto_max = kRoceRtoMax;
+  c.burst_bytes = kRoceBurst;
+  c.rate_ru = kRoceRate;
+  c.seg_bytes = 1024;  // SegBytes of rocev2_dcqcn
+  return c;
+}
+RigCfg ndp_cfg() {
+  RigCfg c;
+  c.scheme = Scheme::kToken;
+  c.rto_init = kNdpRto;
+  c.rto_max = kNdpRtoMax;
+  c.tokens_init = kNdpTokensInit;
+  c.seg_bytes = 1500;
+  return c;
+}
+
+nlohmann::json to_json(const RigCfg& c, const RigResult& r, const char* model, uint64_t seed, double secs,
+                       double cpu) {
+  nlohmann::json j;
+  j["model"] = model;
+  j["scheme"] = to_string(c.scheme);
+  j["seed"] = seed;
+  j["flows"] = c.flows;
+  j["segments_per_flow"] = c.segs;
+  j["loss"] = c.loss;
+  j["one_way_delay"] = c.delay;
+  j["cycles"] = r.cycles;
+  j["ready_cycles"] = r.ready_cycles;
+  j["stalled_cycles_checked"] = r.stalled_checked;
+  j["pauses"] = r.pauses;
+  j["pause_cycles"] = r.pause_cycles;
+  j["longest_pause"] = r.longest_pause;
+  j["pauses_by_decade"] = {{"1e2", r.pauses_by_decade[0]}, {"1e3", r.pauses_by_decade[1]},
+                           {"1e4", r.pauses_by_decade[2]}, {"1e5", r.pauses_by_decade[3]},
+                           {"1e6", r.pauses_by_decade[4]}, {"1e7", r.pauses_by_decade[5]}};
+  j["decisions"] = r.decisions;
+  j["segments_checked"] = r.outs;
+  j["new_segments"] = r.news;
+  j["retransmissions"] = r.rtx;
+  j["losses"] = r.drops;
+  j["delivered"] = r.delivered;
+  j["timeouts"] = r.timeouts;
+  j["timeouts_in_pauses"] = r.timeouts_in_pause;
+  j["pauses_longer_than_rto"] = r.long_pauses_timed;
+  j["flow_pauses_requiring_timeout"] = r.flows_timed;
+  j["timeout_gaps_checked"] = r.timeout_chain_gaps;
+  j["worst_timeout_lateness"] = r.worst_timeout_late;
+  j["releases_checked"] = r.releases_checked;
+  j["flows_released"] = r.flows_released;
+  j["worst_release_to_send_cycles"] = r.worst_release_cycles;
+  j["worst_release_to_send_ready_cycles"] = r.worst_release_ready;
+  j["release_bound_ready_cycles"] = r.release_bound_ready;
+  j["flows_waiting_at_worst_release"] = r.worst_release_waiting;
+  j["max_new_ack_gap"] = r.max_new_ack_gap;
+  j["min_new_ack_to_timeout"] = r.min_ack_to_timeout == UINT64_MAX ? nlohmann::json() : nlohmann::json(r.min_ack_to_timeout);
+  if (c.scheme == Scheme::kRate) {
+    j["burst_window"] = c.burst_window;
+    j["worst_burst_decisions"] = r.worst_burst;
+    j["burst_bound"] = r.burst_bound;
+    j["bursts_checked"] = r.bursts_checked;
+  }
+  if (c.scheme == Scheme::kToken) {
+    j["pulls_in"] = r.grants_in;
+    j["pulls_in_pauses"] = r.grants_in_pause;
+  }
+  j["wall_seconds"] = secs;
+  j["cpu_seconds"] = cpu;  // the machine is shared: CPU time says more about the model's speed
+  j["cycles_per_cpu_second"] = cpu > 0 ? double(r.cycles) / cpu : 0.0;
+  return j;
+}
+
+/// Adds `entry` under `key` to build/reports/backpressure.json (ctest runs
+/// test cases as separate processes, maybe two at once: a lock file
+/// serialises the read-modify-write).
+void report(const std::string& key, const nlohmann::json& entry) {
+  const std::filesystem::path dir = std::filesystem::path(TONIC_SOURCE_DIR) / "build" / "reports";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "backpressure.json", lock = dir / ".backpressure.lock";
+  FILE* lf = std::fopen(lock.c_str(), "w");
+  if (lf) flock(fileno(lf), LOCK_EX);
+  nlohmann::json j;
+  if (std::ifstream in(file); in) {
+    try {
+      in >> j;
+    } catch (const std::exception&) {
+      j = nlohmann::json::object();
+    }
+  }
+  if (!j.is_object()) j = nlohmann::json::object();
+  j["source"] = "tb/unit/backpressure/test_backpressure.cpp (ctest -L backpressure)";
+  j["scenarios"][key] = entry;
+  const std::filesystem::path tmp = dir / "backpressure.json.tmp";
+  std::ofstream(tmp) << j.dump(2) << "\n";
+  std::filesystem::rename(tmp, file);
+  if (lf) {
+    flock(fileno(lf), LOCK_UN);
+    std::fclose(lf);
+  }
+}
+
+template <class Model>
+RigResult run_scenario(const std::string& key, const char* model, uint32_t flow_count, const RigCfg& cfg,
+                       uint64_t seed, bool require_delivered = true) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t cpu0 = std::clock();
+  BpRig<Model> rig(flow_count, cfg, seed);
+  const bool all = rig.run();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cpu = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
+  const RigResult& r = rig.result();
+  std::printf("%s (%s, seed %llu): %llu cycles (%.1f s), %llu pauses (%llu cycles, longest %llu), %llu stalled "
+              "cycles checked, %llu addresses (%llu new, %llu rtx, %llu lost), %llu timeouts (%llu in pauses), "
+              "worst release-to-send %llu cycles / %llu ready cycles (bound %llu, %llu flows waiting)\n",
+              key.c_str(), model, (unsigned long long)seed, (unsigned long long)r.cycles, secs,
+              (unsigned long long)r.pauses, (unsigned long long)r.pause_cycles, (unsigned long long)r.longest_pause,
+              (unsigned long long)r.stalled_checked, (unsigned long long)r.outs, (unsigned long long)r.news,
+              (unsigned long long)r.rtx, (unsigned long long)r.drops, (unsigned long long)r.timeouts,
+              (unsigned long long)r.timeouts_in_pause, (unsigned long long)r.worst_release_cycles,
+              (unsigned long long)r.worst_release_ready, (unsigned long long)r.release_bound_ready,
+              (unsigned long long)r.worst_release_waiting);
+  INFO(rig.first_error());
+  REQUIRE(rig.errors() == 0);
+  if (require_delivered) {
+    CHECK(all);
+    for (uint32_t f = 0; f < cfg.flows; ++f) {
+      INFO("flow " << f);
+      CHECK(rig.flow_delivered(f) == cfg.segs);
+      CHECK(rig.flow_news(f) == cfg.segs);  // each new segment decided (and left) exactly once
+      CHECK(rig.flow_queued(f) == 0);
+    }
+  }
+  // The engine's own counters agree with what left.
+  CHECK(r.stat_segments == r.outs + [&] {
+    uint64_t q = 0;
+    for (uint32_t f = 0; f < cfg.flows; ++f) q += rig.flow_queued(f);
+    return q;
+  }());
+  CHECK(r.stat_rtx == r.rtx);
+  CHECK(r.stat_timeouts == r.timeouts);
+  if (cfg.scheme == Scheme::kToken)
+    for (uint32_t f = 0; f < cfg.flows; ++f) {
+      INFO("flow " << f);
+      CHECK(rig.flow_gen(f) <= uint64_t(cfg.tokens_init) + rig.flow_grant(f) + rig.flow_timeouts(f));
+      if (!require_delivered)  // unbounded data: every token granted was used
+        CHECK(rig.flow_gen(f) == uint64_t(cfg.tokens_init) + rig.flow_grant(f) + rig.flow_timeouts(f));
+    }
+  report(key, to_json(cfg, r, model, seed, secs, cpu));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("backpressure: newreno: ready drops and pauses of 1e2..1e7 cycles with 1% loss: every address once, "
+          "in order, stable while stalled, flows served after release, RTO fires in pauses",
+          "[backpressure][newreno][stress]") {
+  TONIC_SEED(0x62700001);
+  Rng rng(tonic_seed_);
+  RigCfg c = newreno_cfg();
+  c.flows = 128;
+  c.segs = 400;
+  c.loss = 0.01;
+  c.delay = 100;
+  c.schedule = make_schedule(rng, {{16, 1e2, 1e4}, {3, 1e4, 1e6}, {1, 3e6, 1e7}}, 1000, 6000, 0.5, 0.9);
+  const RigResult r = run_scenario<Vtonic_newreno_1024x128>("newreno_lossy", "tonic_newreno_1024x128", 1024, c,
+                                                             tonic_seed_);
+  CHECK(r.timeouts_in_pause > 0);
+  CHECK(r.flows_timed > 0);
+  CHECK(r.timeout_chain_gaps > 0);
+  CHECK(r.releases_checked > 0);
+}
+
+TEST_CASE("backpressure: newreno: ready drops and pauses shorter than the RTO, no loss: no timeout, no "
+          "retransmission",
+          "[backpressure][newreno]") {
+  TONIC_SEED(0x62700002);
+  Rng rng(tonic_seed_);
+  RigCfg c = newreno_cfg();
+  c.flows = 64;
+  c.segs = 300;
+  c.loss = 0.0;
+  c.delay = 100;
+  // Acks keep arriving: a pause (<= 5000) plus the queue ahead of a flow
+  // (64 flows x 16 at p >= 0.5: 2048) plus the RTT stays below RtoInit.
+  c.schedule = make_schedule(rng, {{30, 1e2, 5e3}}, 500, 3000, 0.5, 0.9);
+  const RigResult r = run_scenario<Vtonic_newreno_1024x128>("newreno_no_loss", "tonic_newreno_1024x128", 1024, c,
+                                                             tonic_seed_);
+  CHECK(r.max_new_ack_gap < kNewRenoRto);
+  CHECK(r.timeouts == 0);
+  CHECK(r.rtx == 0);
+}
+
+TEST_CASE("backpressure: rocev2_dcqcn: ready drops and pauses of 1e2..1e7 cycles with 1% loss: every address "
+          "once, go-back-N only after NACK or timeout, flows served after release, burst within the bucket",
+          "[backpressure][rocev2][stress]") {
+  TONIC_SEED(0x62700003);
+  Rng rng(tonic_seed_);
+  RigCfg c = roce_cfg();
+  c.flows = 16;
+  c.segs = 2000;
+  c.loss = 0.01;
+  c.delay = 100;
+  c.schedule = make_schedule(rng, {{16, 1e2, 1e4}, {3, 1e4, 1e6}, {1, 3e6, 1e7}}, 2000, 8000, 0.5, 0.9);
+  const RigResult r = run_scenario<Vtonic_rocev2_dcqcn_16x128>("rocev2_lossy", "tonic_rocev2_dcqcn_16x128", 16, c,
+                                                                tonic_seed_);
+  CHECK(r.timeouts_in_pause > 0);
+  CHECK(r.releases_checked > 0);
+  CHECK(r.bursts_checked > 0);
+}
+
+TEST_CASE("backpressure: rocev2_dcqcn: after pauses of 1e4..1e6 cycles two flows decide at most D/L + 44 + R x t/L "
+          "segments in t = 2000 cycles (credit capped at D during the pause)",
+          "[backpressure][rocev2]") {
+  TONIC_SEED(0x62700004);
+  Rng rng(tonic_seed_);
+  RigCfg c = roce_cfg();
+  c.flows = 2;  // 2 x 0.12 segments per cycle at C: the output does not limit them
+  c.segs = 3000;
+  c.loss = 0.0;
+  c.delay = 100;
+  c.burst_window = 2000;
+  c.schedule = make_schedule(rng, {{4, 1e4, 1e6}}, 3000, 4000, 1.0, 1.0);
+  const RigResult r = run_scenario<Vtonic_rocev2_dcqcn_16x128>("rocev2_burst", "tonic_rocev2_dcqcn_16x128", 16, c,
+                                                                tonic_seed_);
+  CHECK(r.bursts_checked >= 8);
+  // Without the cap a flow would hold credit for pause * 125 / 1024 >= 1220
+  // segments and decide about 1000 in the window (half the output).
+  CHECK(r.worst_burst <= r.burst_bound);
+}
+
+TEST_CASE("backpressure: ndp: ready drops and pauses of 1e2..1e7 cycles with 1% trimming: every address once, "
+          "retransmissions only after NACK or timeout, never beyond the tokens, flows served after release",
+          "[backpressure][ndp][stress]") {
+  TONIC_SEED(0x62700005);
+  Rng rng(tonic_seed_);
+  RigCfg c = ndp_cfg();
+  c.flows = 16;
+  c.segs = 1500;
+  c.loss = 0.01;
+  c.delay = 100;
+  // The long pause here is exactly 1e7 cycles (100 ms at 100 MHz).
+  c.schedule = make_schedule(rng, {{16, 1e2, 1e4}, {3, 1e4, 1e6}, {1, 1e7, 1e7}}, 2000, 8000, 0.5, 0.9);
+  const RigResult r =
+      run_scenario<Vtonic_ndp_16x128>("ndp_lossy", "tonic_ndp_16x128", 16, c, tonic_seed_);
+  CHECK(r.releases_checked > 0);
+  CHECK(r.grants_in_pause > 0);
+}
+
+TEST_CASE("backpressure: ndp: pulls that enter during pauses are kept: after the drain every flow decided exactly "
+          "TokensInit + its last pull number + its timeouts",
+          "[backpressure][ndp]") {
+  TONIC_SEED(0x62700006);
+  Rng rng(tonic_seed_);
+  RigCfg c = ndp_cfg();
+  c.flows = 16;
+  c.segs = 1u << 24;  // unbounded: tokens, not data, limit every flow
+  c.loss = 0.01;
+  c.delay = 100;
+  // Two pauses longer than the RTO (1e5): timeouts add tokens too.
+  c.schedule = make_schedule(rng, {{4, 1e3, 3e4}, {2, 1.5e5, 3e5}}, 2000, 5000, 0.5, 0.9);
+  c.drain_frozen = 3000;
+  c.max_cycles = 50'000'000;
+  const RigResult r =
+      run_scenario<Vtonic_ndp_16x128>("ndp_tokens", "tonic_ndp_16x128", 16, c, tonic_seed_, false);
+  CHECK(r.grants_in_pause > 0);
+}
+
+TEST_CASE("backpressure: the checks catch a lost address, an address changed under a stall and an uncalled-for "
+          "retransmission (mutations of the rig)",
+          "[backpressure][smoke]") {
+  for (int m = 1; m <= 3; ++m) {
+    Rng rng(m);
+    RigCfg c = roce_cfg();
+    c.flows = 16;
+    c.segs = 400;
+    c.loss = 0.02;
+    c.schedule = make_schedule(rng, {{4, 1e2, 1e4}, {1, 3e4, 5e4}}, 1000, 2000, 0.5, 0.9);
+    c.mutate = m;
+    BpRig<Vtonic_rocev2_dcqcn_16x128> rig(16, c, 1000 + m);
+    rig.run();
+    INFO("mutation " << m << ": " << rig.first_error());
+    CHECK(rig.errors() > 0);
+    const std::string e = rig.first_error();
+    if (m == 1) CHECK(e.find("left, next decided") != std::string::npos);
+    if (m == 2) CHECK(e.find("changed or dropped valid") != std::string::npos);
+    if (m == 3) CHECK(e.find("called for") != std::string::npos);
+  }
+}
