@@ -46,6 +46,7 @@
 #include "common/ref/seq.hpp"
 #include "common/ref/tcp_receiver.hpp"
 #include "common/rng.hpp"
+#include "common/rx_beat.hpp"
 #include "common/sys_tb.hpp"
 
 namespace tonic::bp {
@@ -627,18 +628,6 @@ class BpRig {
     }
     tb_.step();
     ++r_.cycles;
-  }
-
-  static SysRxCmd to_cmd(const RxEvent& e) {
-    SysRxCmd r;
-    r.flow = e.flow;
-    r.type = static_cast<SysRx>(e.type);
-    r.cum_ack = e.cum_ack;
-    r.sack_valid = e.sack_valid;
-    r.sack_idx = e.sack_idx;
-    r.ecn = e.ecn;
-    r.grant = e.grant;
-    return r;
   }
 
   uint32_t delivered(uint32_t f) const {

@@ -19,6 +19,7 @@
 #include "common/ref/rx_common.hpp"
 #include "common/ref/switch_queue.hpp"
 #include "common/rng.hpp"
+#include "common/rx_beat.hpp"
 #include "common/sys_tb.hpp"
 
 namespace tonic::e2e {
@@ -50,18 +51,6 @@ class Delay {
   std::deque<std::pair<uint64_t, T>> q_;
 };
 
-/// A receiver model's event as one beat of the rx stream.
-inline SysRxCmd to_cmd(const RxEvent& e) {
-  SysRxCmd r;
-  r.flow = e.flow;
-  r.type = static_cast<SysRx>(e.type);
-  r.cum_ack = e.cum_ack;
-  r.sack_valid = e.sack_valid;
-  r.sack_idx = e.sack_idx;
-  r.ecn = e.ecn;
-  r.grant = e.grant;
-  return r;
-}
 
 
 /// A segment address that left the sender, as a packet into the switch.
@@ -93,18 +82,6 @@ uint64_t run_closed_loop(Tb& tb, Rx& rx, Delay<SysSeg>& fwd, Delay<RxEvent>& ret
     if ((cycles & 255) == 0 && done()) break;
   }
   return cycles;
-}
-
-inline SysRxCmd rx_cmd(uint32_t flow, SysRx type, uint32_t cum_ack = 0, bool sack_valid = false,
-                       uint32_t sack_idx = 0, uint16_t grant = 0) {
-  SysRxCmd r;
-  r.flow = flow;
-  r.type = type;
-  r.cum_ack = cum_ack;
-  r.sack_valid = sack_valid;
-  r.sack_idx = sack_idx;
-  r.grant = grant;
-  return r;
 }
 
 /// The rx beats that entered the sender (rx_valid_i in a cycle), so that a

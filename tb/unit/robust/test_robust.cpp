@@ -20,6 +20,7 @@
 #include "Vtonic_newreno_1024x128.h"
 #include "Vtonic_rate_probe_16x128.h"
 #include "Vtonic_token_probe_16x128.h"
+#include "common/rx_beat.hpp"
 #include "common/sys_tb.hpp"
 
 using namespace tonic;
@@ -134,16 +135,6 @@ Outcome run(const std::vector<Inject>& inj, uint32_t remove_flow_at = 0, uint64_
   return out;
 }
 
-SysRxCmd rx(uint32_t f, RxType t, uint32_t cum, bool sv = false, uint32_t sidx = 0) {
-  SysRxCmd r;
-  r.flow = f;
-  r.type = t;
-  r.cum_ack = cum;
-  r.sack_valid = sv;
-  r.sack_idx = sidx;
-  return r;
-}
-
 Inject rx_at(uint64_t at, SysRxCmd r) {
   Inject i;
   i.at = at;
@@ -206,17 +197,17 @@ TEST_CASE("robust: ignored rx events leave every output cycle-for-cycle unchange
     want.push_back({e, shown});
   };
   for (uint64_t t = 1200; t < 9000; t += 400) {
-    add(t, rx(900, RxType::kAck, 5), RxErr::kUnknown, 900);                         // never added
-    add(t + 10, rx(kRemoved, RxType::kAck, 1), RxErr::kUnknown, kRemoved);          // removed
-    add(t + 20, rx(1024, RxType::kAck, start_of(0) + 50), RxErr::kRange, 1024);     // aliases flow 0
-    add(t + 30, rx(65535, RxType::kSack, 3, true, 4), RxErr::kRange, 65535);
-    add(t + 40, rx(1, RxType::kAck, start_of(1) + 5000), RxErr::kAck, 1);           // never sent
-    add(t + 50, rx(2, RxType::kAck, start_of(2) - 3), RxErr::kStale, 2);            // old ack
-    add(t + 60, rx(3, RxType::kNack, start_of(3) - 1), RxErr::kStale, 3);           // old NACK
-    add(t + 70, rx(5, static_cast<RxType>(6), start_of(5)), RxErr::kType, 5);
-    add(t + 80, rx(1023, static_cast<RxType>(7), 0), RxErr::kType, 1023);
-    add(t + 90, rx(kIdle, RxType::kSack, 300, true, 123456), RxErr::kSack, kIdle);  // outside [300, 300)
-    add(t + 100, rx(1023, RxType::kAck, start_of(1023) + 0x80000000u), RxErr::kAck, 1023);
+    add(t, rx_cmd(900, RxType::kAck, 5), RxErr::kUnknown, 900);                         // never added
+    add(t + 10, rx_cmd(kRemoved, RxType::kAck, 1), RxErr::kUnknown, kRemoved);          // removed
+    add(t + 20, rx_cmd(1024, RxType::kAck, start_of(0) + 50), RxErr::kRange, 1024);     // aliases flow 0
+    add(t + 30, rx_cmd(65535, RxType::kSack, 3, true, 4), RxErr::kRange, 65535);
+    add(t + 40, rx_cmd(1, RxType::kAck, start_of(1) + 5000), RxErr::kAck, 1);           // never sent
+    add(t + 50, rx_cmd(2, RxType::kAck, start_of(2) - 3), RxErr::kStale, 2);            // old ack
+    add(t + 60, rx_cmd(3, RxType::kNack, start_of(3) - 1), RxErr::kStale, 3);           // old NACK
+    add(t + 70, rx_cmd(5, static_cast<RxType>(6), start_of(5)), RxErr::kType, 5);
+    add(t + 80, rx_cmd(1023, static_cast<RxType>(7), 0), RxErr::kType, 1023);
+    add(t + 90, rx_cmd(kIdle, RxType::kSack, 300, true, 123456), RxErr::kSack, kIdle);  // outside [300, 300)
+    add(t + 100, rx_cmd(1023, RxType::kAck, start_of(1023) + 0x80000000u), RxErr::kAck, 1023);
   }
   const Outcome o = run(inj);
   INFO(o.first_error);
@@ -471,8 +462,8 @@ TEST_CASE("robust: rate of 0 or above RateMax is clamped, counted and reported",
     tb.post(f, 1u << 20, 128);
   }
   tb.run(100);
-  tb.send_rx(rx(3, RxType::kCnp, 0));              // rate 0: clamped to 1 RU
-  tb.send_rx(rx(4, RxType::kCnp, 0xFFFFFFFFu));    // above RateMax (2^30): clamped to it
+  tb.send_rx(rx_cmd(3, RxType::kCnp, 0));              // rate 0: clamped to 1 RU
+  tb.send_rx(rx_cmd(4, RxType::kCnp, 0xFFFFFFFFu));    // above RateMax (2^30): clamped to it
   tb.run(400);
   const uint64_t s3 = sent[3], s4 = sent[4];
   tb.run(20000);
@@ -503,14 +494,14 @@ TEST_CASE("robust: token overflow and stale pulls are reported with the flow", "
   tb.add(6, 0, 64);
   acker.open(6, 0);
   tb.run(50);
-  SysRxCmd pull = rx(6, RxType::kPull, 0);
+  SysRxCmd pull = rx_cmd(6, RxType::kPull, 0);
   pull.grant = 10;
   tb.send_rx(pull);
   tb.run(50);
   pull.grant = 9;  // stale: not after 10
   tb.send_rx(pull);
   tb.run(50);
-  tb.send_rx(rx(6, RxType::kCnp, 65535));  // the probe adds 65535 tokens: cut at 65535 held
+  tb.send_rx(rx_cmd(6, RxType::kCnp, 65535));  // the probe adds 65535 tokens: cut at 65535 held
   tb.run(50);
   CHECK(tb.credit_stat(CreditStat::kPullStale) == 1);
   CHECK(tb.credit_stat(CreditStat::kTokExcess) == 1);
