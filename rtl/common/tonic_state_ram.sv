@@ -257,6 +257,41 @@ module tonic_state_ram #(
       end
     end
   end
+`ifdef TONIC_ASSERT
+  // Simulation-only check of the semantics above (docs/soak.md; the soak
+  // models define TONIC_ASSERT): memory read-after-write. A shadow array
+  // written by the rules (writer 0, writer 1, then the clear) and a valid
+  // bit per word; every read port of a word written or cleared since time
+  // 0 must return the shadow word: for RegRead = 0 the word before this
+  // cycle's writes, for RegRead = 1 the word at last cycle's address after
+  // last cycle's writes (both: the shadow as it stands in this cycle).
+  if (1) begin : g_assert
+    word_t              sh_q [Depth];
+    logic [Depth-1:0]   shv_q = '0;
+    addr_t [Readers-1:0] ra_q;
+    always_ff @(posedge clk_i) begin
+      for (int r = 0; r < Readers; r++) begin
+        automatic addr_t a = (RegRead != 0) ? ra_q[r] : raddr_i[r];
+        if (shv_q[a]) begin
+          assert (rdata_o[r] == sh_q[a])
+            else $error("state_ram_assert: read-after-write: port %0d address %0d reads %h, last written %h", r, a,
+                        rdata_o[r], sh_q[a]);
+        end
+      end
+      for (int w = 0; w < Writers; w++) begin
+        if (we_i[w]) begin
+          sh_q[waddr_i[w]]  <= wdata_i[w];
+          shv_q[waddr_i[w]] <= 1'b1;
+        end
+      end
+      if (clr) begin
+        sh_q[clr_addr_i]  <= Init;
+        shv_q[clr_addr_i] <= 1'b1;
+      end
+      ra_q <= raddr_i;
+    end
+  end : g_assert
+`endif
 endmodule
 
 `default_nettype wire

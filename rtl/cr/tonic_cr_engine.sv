@@ -249,6 +249,27 @@ module tonic_cr_engine #(
       assert (oq_push_ok) else $error("tonic_cr_engine: output queue overflow");
     end
   end
+`ifdef TONIC_ASSERT
+  // Simulation-only invariants (docs/soak.md; the soak models define
+  // TONIC_ASSERT): outstanding <= N per flow (ring counts, the full ring
+  // never enqueued to), a flow re-initialised only when idle.
+  always_ff @(posedge clk_i) begin
+    if (!rst_i) begin
+      if (enq_valid_i) begin
+        assert (e_cnt <= ptr_t'(RingN))
+          else $error("cr_assert: outstanding <= N: flow %0d ring count %0d", enq_flow_i, e_cnt);
+        assert (enq_init_i || e_cnt != ptr_t'(RingN))
+          else $error("cr_assert: outstanding <= N: enqueue to the full ring of flow %0d", enq_flow_i);
+        assert (!enq_init_i || e_cnt == '0)
+          else $error("cr_assert: init of flow %0d with %0d addresses queued", enq_flow_i, e_cnt);
+      end
+      if (pick) begin
+        assert (f_cnt <= ptr_t'(RingN))
+          else $error("cr_assert: outstanding <= N: flow %0d ring count %0d", f, f_cnt);
+      end
+    end
+  end
+`endif
 endmodule
 
 `default_nettype wire

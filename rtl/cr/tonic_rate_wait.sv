@@ -122,6 +122,28 @@ module tonic_rate_wait #(
     wait_o <= (zero2_q || t_full > PW'(TMax)) ? TMax : TimeW'(t_full);
   end
   assign valid_o = valid_q[3];
+`ifdef TONIC_ASSERT
+  // Simulation-only invariant (docs/soak.md; the soak models define
+  // TONIC_ASSERT): credit never negative. A flow that waits T cycles at
+  // rate R earns T * R >= need credit units, so it never resumes short:
+  // need <= T * R unless T saturated. The request is carried beside the
+  // pipeline and checked when its wait comes out.
+  if (1) begin : g_assert
+    logic [3:0][NeedW-1:0] a_need_q;
+    logic [3:0][31:0]      a_rate_q;
+    always_ff @(posedge clk_i) begin
+      a_need_q <= {a_need_q[2:0], need_i};
+      a_rate_q <= {a_rate_q[2:0], rate_i};
+      if (!rst_i && valid_o) begin
+        assert (wait_o != '0)
+          else $error("rate_wait_assert: credit never negative: a wait of 0 cycles");
+        assert (wait_o == TMax || 96'(a_need_q[3]) <= 96'(wait_o) * 96'(a_rate_q[3]))
+          else $error("rate_wait_assert: credit never negative: need %0d > wait %0d * rate %0d", a_need_q[3],
+                      wait_o, a_rate_q[3]);
+      end
+    end
+  end : g_assert
+`endif
 endmodule
 
 `default_nettype wire

@@ -1428,6 +1428,10 @@ module tonic_dd_engine
   assign tx_we  = init_q || txn_valid_i;
   assign tx_wa  = init_q ? init_ptr_q : tf;
   assign tx_wd  = init_q ? '0 : tx_t + ptr_t'(1);
+
+  // Simulation-only invariants (window bounds, outstanding <= N, credit
+  // never negative): empty unless TONIC_ASSERT is defined (docs/soak.md).
+  `include "tonic_dd_assert.svh"
 endmodule
 
 `default_nettype wire

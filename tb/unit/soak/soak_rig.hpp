@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: Apache-2.0
+// The soak rig (docs/soak.md): one tonic_top model with the simulation-only
+// assertions compiled in (rtl/manifest/soak.json, TONIC_ASSERT), a host that
+// adds, posts, removes and re-adds flows at random, a network with losses,
+// reordering (random extra delay per packet, both ways) and ack losses, the
+// protocol's receiver model (tb/common/ref), a DMA sink with long and
+// single-cycle pauses, and bad input on both the control and the rx
+// streams. Time alternates between storms (all of the above) and calm
+// phases (no loss, no new data) in which every flow must complete.
+//
+// The scoreboard (violations, each counted; the first is kept):
+//   - every segment address that leaves: the flow was added (or is
+//     draining after a REMOVE: at most RingN addresses more), its index is
+//     in [first, posted), a new segment is exactly the next never-sent
+//     index (so no new index is ever sent twice), inside the largest window
+//     (below the highest cumulative ack delivered + W), a retransmission
+//     is of an index sent before; every address is the flow's oldest
+//     next-seg decision (trace_ns_o) not yet out, in order, at most RingN
+//     of them outstanding, with the length the flow's state gave at that
+//     decision (segment size, or the posted last length for the last
+//     posted segment); cr_enq_drop_o stays 0;
+//   - every flow present at the end of a calm phase has all its posted data
+//     cumulatively acked by the receiver (so the receiver got every index
+//     of [first, posted) at least once), within 2 RtoMax + 200,000 cycles;
+//   - the DUT's bad-input counters: control ops counted bad equal the bad
+//     ops injected, rx counters at least the bad events injected;
+//   - every SystemVerilog assertion that fires (Verilator error count).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <verilated.h>
+
+#include "common/harness.hpp"
+#include "common/ref/irn_receiver.hpp"
+#include "common/ref/ndp_receiver.hpp"
+#include "common/ref/roce_receiver.hpp"
+#include "common/ref/rx_common.hpp"
+#include "common/ref/seq.hpp"
+#include "common/ref/tcp_receiver.hpp"
+#include "common/rng.hpp"
+#include "common/top_drive.hpp"
+
+namespace tonic::soak {
+
+enum class Proto { kReno, kNewReno, kSack, kDcqcn, kGb0, kIrn, kNdp };
+
+inline const char* proto_name(Proto p) {
+  switch (p) {
+    case Proto::kReno: return "reno";
+    case Proto::kNewReno: return "newreno";
+    case Proto::kSack: return "sack";
+    case Proto::kDcqcn: return "rocev2_dcqcn";
+    case Proto::kGb0: return "rocev2_gb0";
+    case Proto::kIrn: return "irn";
+    case Proto::kNdp: return "ndp";
+  }
+  return "?";
+}
+
+/// RtoMax of the protocol's user_configs.vh (cycles): the completion bound.
+inline uint64_t rto_max(Proto p) { return p == Proto::kNdp ? 6'400'000 : p == Proto::kIrn ? 32'000 : 1'280'000; }
+
+struct Options {
+  uint64_t cycles = 1'000'000;
+  uint64_t seed = 1;
+  bool quiet = false;
+  uint64_t mutate_at = UINT64_MAX;  // self-test: the index of this output (0-based) is read as one higher
+};
+
+struct Result {
+  std::string proto;
+  uint64_t cycles = 0;
+  double wall_s = 0;
+  uint64_t phases = 0;             // storm + calm pairs
+  uint64_t adds = 0, removes = 0, posts = 0;
+  uint64_t bursts_completed = 0;   // flows found complete at the end of a calm phase
+  uint64_t segments = 0, retransmissions = 0;
+  uint64_t lost = 0, trimmed = 0, reordered = 0, acks_lost = 0;
+  uint64_t pauses = 0;             // long DMA pauses
+  uint64_t wdog_trips = 0;         // watchdog events of the DUT (limit 3000 cycles in storms)
+  uint64_t bad_ctrl = 0, bad_rx = 0;
+  uint64_t max_settle = 0;         // longest calm phase until every flow completed (cycles)
+  uint64_t violations = 0;         // scoreboard
+  uint64_t assertions = 0;         // SystemVerilog assertion failures
+  std::string first_violation;
+};
+
+/// The protocol's receiver model behind one interface. Flows are keyed by
+/// (flow id, incarnation) so that the packets of a removed flow never reach
+/// its next incarnation.
+class AnyRx {
+ public:
+  AnyRx(Proto p, uint32_t window) : p_(p) {
+    switch (p) {
+      case Proto::kReno:
+      case Proto::kNewReno:
+      case Proto::kSack: {
+        RxConfig c;
+        c.window = window;
+        c.sack = p == Proto::kSack;
+        tcp_ = std::make_unique<TcpReceiver>(c);
+        break;
+      }
+      case Proto::kDcqcn:
+      case Proto::kGb0:  // the RTL of rocev2_gb0 recovers go-back-N (its README): a RoCE receiver
+        roce_ = std::make_unique<RoceReceiver>();
+        break;
+      case Proto::kIrn: {
+        IrnRxConfig c;
+        c.window = window;
+        irn_ = std::make_unique<IrnReceiver>(c);
+        break;
+      }
+      case Proto::kNdp: {
+        NdpRxConfig c;
+        c.window = window;
+        ndp_ = std::make_unique<NdpReceiver>(c);
+        break;
+      }
+    }
+  }
+  void open(uint32_t key, uint32_t first) {
+    if (tcp_) tcp_->open(key, first);
+    if (roce_) roce_->open(key, first);
+    if (irn_) irn_->open(key, first);
+    if (ndp_) ndp_->open(key, first, 0);
+  }
+  void segment(uint64_t c, uint32_t key, uint32_t idx, bool ce, bool trimmed) {
+    if (tcp_) tcp_->segment(c, key, idx);
+    if (roce_) roce_->segment(c, key, idx, ce);
+    if (irn_) irn_->segment(c, key, idx, ce);
+    if (ndp_) ndp_->segment(c, key, idx, trimmed);
+  }
+  void advance(uint64_t c, std::vector<RxEvent>& out) {
+    out.clear();
+    if (tcp_) {
+      tcp_->advance(c);
+      for (const AckEvent& a : tcp_->take_acks()) out.push_back(to_rx_event(a));
+    }
+    if (roce_) {
+      roce_->advance(c);
+      out = roce_->take_acks();
+    }
+    if (irn_) {
+      irn_->advance(c);
+      out = irn_->take_acks();
+    }
+    if (ndp_) {
+      ndp_->advance(c);
+      out = ndp_->take_acks();
+    }
+  }
+
+ private:
+  Proto p_;
+  std::unique_ptr<TcpReceiver> tcp_;
+  std::unique_ptr<RoceReceiver> roce_;
+  std::unique_ptr<IrnReceiver> irn_;
+  std::unique_ptr<NdpReceiver> ndp_;
+};
+
+template <class Model, uint32_t kFlows, uint32_t kW>
+class Soak {
+ public:
+  static constexpr uint32_t kRing = 16;
+
+  Soak(Proto p, const Options& o) : p_(p), o_(o), rng_(o.seed), rx_(p, kW), fl_(kFlows), gen_(kFlows) {
+    // Assertion failures are counted (Verilator's error count), not fatal.
+    Verilated::threadContextp()->errorLimit(1 << 30);
+    Verilated::threadContextp()->fatalOnError(false);
+    reset_and_wait_init(h_, kFlows + 64, "Soak");
+    res_.proto = proto_name(p);
+    bad0_ = read_stats();
+  }
+
+  Result run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    const uint64_t c0 = h_.cycle();
+    const uint64_t end = c0 + o_.cycles;
+    while (h_.cycle() < end) {
+      storm(std::min<uint64_t>(end - h_.cycle(), rng_.range(20'000, 200'000)));
+      if (h_.cycle() >= end) break;
+      calm(end);
+      ++res_.phases;
+    }
+    calm(UINT64_MAX);  // a last calm phase: every flow must complete
+    ++res_.phases;
+    draining_ = true;  // no more bad input: let the counters settle
+    for (int i = 0; i < 64 || !rx_q_.empty(); ++i) step();
+    finish_checks();
+    res_.cycles = h_.cycle() - c0;
+    res_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    res_.assertions = static_cast<uint64_t>(Verilated::threadContextp()->errorCount());
+    return res_;
+  }
+
+ private:
+  // What the testbench knows about one flow id (its current incarnation).
+  struct Flow {
+    bool tracked = false;   // an ADD executed (flow present or draining)
+    bool present = false;   // added and not removed (executed ops)
+    bool host_on = false;   // the host's view (ops queued): added and not removed
+    uint32_t key = 0;       // receiver key of the current incarnation
+    uint32_t start = 0, seg = 0, posted = 0, last_len = 0, snd_max = 0, acked = 0;
+    uint32_t host_start = 0, host_seg = 0, host_posted = 0, host_last = 0;  // the host's view
+    uint32_t after_remove = 0;                // addresses out since the REMOVE
+    uint32_t inc = 0;                         // incarnations so far
+  };
+  struct Pkt {
+    uint64_t at, seq;
+    uint32_t key, idx;
+    bool trimmed, ce;
+    bool operator>(const Pkt& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  struct Ev {
+    uint64_t at, seq;
+    RxEvent e;
+    bool operator>(const Ev& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  struct Gen {  // a next-seg decision (trace_ns_o) and the length it must leave with
+    uint32_t idx, len;
+    bool rtx;
+  };
+  struct Stats {
+    uint32_t ctrl_bad, bad_sack, bad_ack, bad_type, unknown, segs, rtx, flow_range, wdog;
+  };
+
+  // ----- phases -----
+  void storm(uint64_t n) {
+    storm_ = true;
+    loss_ = rng_.chance(0.2) ? 0.0 : 0.001 * static_cast<double>(rng_.range(1, 50));
+    ack_loss_ = rng_.chance(0.5) ? 0.0 : 0.001 * static_cast<double>(rng_.range(1, 20));
+    reorder_ = rng_.chance(0.3) ? 0.0 : 0.01 * static_cast<double>(rng_.range(1, 30));
+    delay_ = rng_.range(10, 400);
+    ready_p_ = rng_.chance(0.3) ? 1.0 : 0.5 + 0.5 * rng_.chance(0.5);
+    for (uint64_t i = 0; i < n; ++i) {
+      host();
+      step();
+    }
+  }
+
+  // No new ops, no loss: run until every present flow has all its posted
+  // data acked (checked every 256 cycles), or the bound (a violation), or
+  // `end` (no verdict; the run's last calm phase has no end).
+  void calm(uint64_t end) {
+    storm_ = false;
+    loss_ = ack_loss_ = reorder_ = 0.0;
+    const uint64_t bound = 2 * rto_max(p_) + 200'000;
+    const uint64_t t0 = h_.cycle();
+    bool done = false;
+    uint64_t el = 0;
+    for (;;) {
+      step();
+      el = h_.cycle() - t0;
+      if ((el & 255) == 0 && all_complete()) {
+        done = true;
+        break;
+      }
+      if (el >= bound || h_.cycle() >= end) break;
+    }
+    if (done) {
+      res_.max_settle = std::max(res_.max_settle, el);
+      for (const Flow& t : fl_) res_.bursts_completed += t.present;
+    } else if (el >= bound) {
+      for (uint32_t f = 0; f < kFlows; ++f) {
+        const Flow& t = fl_[f];
+        if (t.present && t.acked != t.posted) {
+          std::ostringstream m;
+          m << "cycle " << h_.cycle() << ": flow " << f << " did not complete within " << el
+            << " cycles of calm: acked " << t.acked << " posted " << t.posted << " sent " << t.snd_max;
+          violation(m.str());
+        }
+      }
+      if (held_.has_value() || !ctrl_q_.empty()) violation("control ops still pending after a calm phase");
+    }
+  }
+
+  bool all_complete() const {
+    if (held_.has_value() || !ctrl_q_.empty()) return false;
+    for (const Flow& t : fl_) {
+      if (t.present && t.acked != t.posted) return false;
+    }
+    return true;
+  }
+
+  // ----- host -----
+  void host() {
+    if (ctrl_q_.size() > 4) return;
+    const uint32_t f = static_cast<uint32_t>(rng_.below(kFlows));
+    Flow& t = fl_[f];
+    const uint64_t r = rng_.below(100'000);
+    if (r < 40) {  // ADD a flow the host does not have
+      if (t.host_on) return;
+      uint32_t start = static_cast<uint32_t>(rng_.bits64());
+      if (rng_.chance(0.3)) start = 0xFFFF'FFFFu - static_cast<uint32_t>(rng_.below(200));  // across 2^32
+      if (t.tracked && seq_dist_abs(start, t.snd_max) < (1u << 20)) start = t.snd_max + 0x4000'0000u;
+      const uint32_t seg = static_cast<uint32_t>(rng_.range(64, 4096));
+      t.host_on = true;
+      t.host_start = t.host_posted = start;
+      t.host_seg = t.host_last = seg;
+      ctrl_q_.push_back({CtrlOp::kAdd, f, start, seg});
+      ++res_.adds;
+    } else if (r < 2000) {  // POST more (after a short last segment only once it is acked)
+      if (!t.host_on) return;
+      if (t.host_last < t.host_seg && !(t.present && t.posted == t.host_posted && t.acked == t.posted)) return;
+      const uint32_t n = static_cast<uint32_t>(rng_.range(1, 48));
+      const uint32_t seg = t.host_seg;
+      const uint32_t last = rng_.chance(0.3) ? static_cast<uint32_t>(rng_.range(1, seg)) : seg;
+      t.host_posted += n;
+      t.host_last = last;
+      ctrl_q_.push_back({CtrlOp::kPost, f, t.host_posted, last});
+      ++res_.posts;
+    } else if (r < 2030) {  // REMOVE (mid-flight or idle)
+      if (!t.host_on) return;
+      t.host_on = false;
+      ctrl_q_.push_back({CtrlOp::kRemove, f, 0, 0});
+      ++res_.removes;
+    } else if (r < 2070) {  // bad control input
+      const uint64_t k = rng_.below(6);
+      if (k == 0 && t.host_on) {
+        ctrl_q_.push_back({CtrlOp::kAdd, f, static_cast<uint32_t>(rng_.bits64()), 100});  // ADD of a present flow
+      } else if (k == 1 && !t.host_on) {
+        ctrl_q_.push_back({CtrlOp::kPost, f, static_cast<uint32_t>(rng_.bits64()), 100});  // POST of an absent one
+      } else if (k == 2 && !t.host_on) {
+        ctrl_q_.push_back({CtrlOp::kRemove, f, 0, 0});  // REMOVE of an absent one
+      } else if (k == 3 && t.host_on && t.host_posted != t.host_start) {
+        // POST backwards, or more than 2^30 ahead.
+        const uint32_t s = rng_.chance(0.5) ? t.host_posted - 1 : t.host_posted + 0x4000'0000u + 0x1000'0000u;
+        ctrl_q_.push_back({CtrlOp::kPost, f, s, 100});
+      } else if (k == 4) {
+        ctrl_q_.push_back({static_cast<CtrlOp>(3), f, 0, 0});  // undefined op code
+      } else if (k == 5) {
+        const CtrlOp op = static_cast<CtrlOp>(rng_.below(3));
+        ctrl_q_.push_back({op, kFlows + static_cast<uint32_t>(rng_.below(0x10000 - kFlows)), 0, 100});  // id range
+      } else {
+        return;
+      }
+      ++res_.bad_ctrl;
+    }
+  }
+
+  // ----- one cycle -----
+  void step() {
+    auto& d = h_.dut();
+    const uint64_t c = h_.cycle();
+    drive_ctrl(d, ctrl_q_);
+
+    // Network: arrivals at the receiver, then its events (and bad input).
+    while (!fwd_.empty() && fwd_.top().at <= c) {
+      const Pkt p = fwd_.top();
+      fwd_.pop();
+      rx_.segment(c, p.key, p.idx, p.ce, p.trimmed);
+    }
+    rx_.advance(c, evs_);
+    for (const RxEvent& e : evs_) {
+      if (storm_ && ack_loss_ > 0 && rng_.chance(ack_loss_)) {
+        ++res_.acks_lost;
+        continue;
+      }
+      uint64_t at = c + delay_;
+      if (storm_ && reorder_ > 0 && rng_.chance(reorder_)) {
+        at += rng_.range(1, 3 * delay_);
+        ++res_.reordered;
+      }
+      ret_.push({at, seq_++, e});
+    }
+    while (!ret_.empty() && ret_.top().at <= c) {
+      const RxEvent e = ret_.top().e;
+      ret_.pop();
+      const uint32_t f = e.flow % kFlows;
+      if (!fl_[f].present || fl_[f].key != e.flow) continue;  // an earlier incarnation
+      RxCmd r;
+      r.flow = f;
+      r.type = static_cast<RxType>(e.type);
+      r.cum_ack = e.cum_ack;
+      r.sack_valid = e.sack_valid;
+      r.sack_idx = e.sack_idx;
+      r.ecn = e.ecn;
+      r.grant = e.grant;
+      rx_q_.push_back({r, true});
+    }
+    if (!draining_ && rng_.chance(storm_ ? 0.002 : 0.0005)) inject_bad_rx();
+    d.rx_valid_i = 0;
+    if (!rx_q_.empty()) drive_rx_beat(d, rx_q_.front().first, rx_q_.front().first.ecn, rx_q_.front().first.grant);
+
+    // DMA sink: long pauses, single-cycle ones, bursty readiness.
+    if (pause_ > 0) {
+      --pause_;
+      d.seg_ready_i = 0;
+    } else {
+      if (rng_.chance(storm_ ? 2e-4 : 2e-5)) {
+        pause_ = rng_.range(100, storm_ ? 5000 : 500);
+        ++res_.pauses;
+      }
+      d.seg_ready_i = ready_p_ >= 1.0 ? !rng_.chance(0.02) : rng_.chance(ready_p_);
+    }
+    d.note_ready_i = rng_.chance(0.9);
+    d.wdog_limit_i = storm_ ? 3000 : 0;  // the watchdog trips on the longest pauses
+    d.probe_flow_i = static_cast<uint32_t>(c % kFlows);
+    h_.eval();
+
+    // Next-seg decisions, with the state before this cycle's control op.
+    const uint64_t ns = d.trace_ns_o;
+    if ((ns >> 49) & 1) {
+      const uint32_t f = static_cast<uint32_t>((ns >> 32) & 0xFFFF);
+      const uint32_t idx = static_cast<uint32_t>(ns);
+      if (f >= kFlows || !fl_[f].present) {
+        violation("cycle " + std::to_string(c) + ": next-seg generates for flow " + std::to_string(f) +
+                  ", not present");
+      } else {
+        const Flow& t = fl_[f];
+        gen_[f].push_back({idx, (idx + 1 == t.posted) ? t.last_len : t.seg, static_cast<bool>((ns >> 48) & 1)});
+        if (gen_[f].size() > kRing) violation("cycle " + std::to_string(c) + ": more than RingN outstanding");
+      }
+    }
+    // Control: the held op executes in the first cycle after its handshake
+    // in which ctrl_ready_o is high; then this cycle's handshake.
+    if (held_.has_value() && d.ctrl_ready_o) {
+      exec(*held_);
+      held_.reset();
+    }
+    if (d.ctrl_valid_i && d.ctrl_ready_o) {
+      held_ = ctrl_q_.front();
+      ctrl_q_.pop_front();
+    }
+    if (d.rx_valid_i) {
+      const RxCmd& r = rx_q_.front().first;
+      Flow& t = fl_[r.flow % kFlows];
+      if (rx_q_.front().second && r.flow < kFlows && t.present && (r.type == RxType::kAck || r.type == RxType::kSack || r.type == RxType::kNack) &&
+          seq_lt(t.acked, r.cum_ack) && !seq_lt(t.snd_max, r.cum_ack)) {
+        t.acked = r.cum_ack;
+      }
+      rx_q_.pop_front();
+    }
+    if (d.seg_valid_o && d.seg_ready_i) on_seg(c, d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o);
+    if (d.cr_enq_drop_o) violation("CR ring overflow (more than RingN outstanding)");
+    h_.tick();
+  }
+
+  void exec(const CtrlCmd& k) {
+    if (k.flow >= kFlows || static_cast<int>(k.op) > 2) return;  // bad input: ignored
+    Flow& t = fl_[k.flow];
+    switch (k.op) {
+      case CtrlOp::kAdd:
+        if (t.present) break;  // bad input: ignored by the DUT too
+        if (!gen_[k.flow].empty()) violation("ADD executed with addresses of the flow still queued");
+        {
+          Flow n;
+          n.inc = t.inc + 1;
+          n.host_on = t.host_on;
+          n.host_start = t.host_start;
+          n.host_seg = t.host_seg;
+          n.host_posted = t.host_posted;
+          n.host_last = t.host_last;
+          t = n;
+        }
+        t.key = k.flow + kFlows * t.inc;
+        rx_.open(t.key, k.seq);
+        t.tracked = t.present = true;
+        t.start = t.posted = t.snd_max = t.acked = k.seq;
+        t.seg = t.last_len = k.len;
+        break;
+      case CtrlOp::kPost:
+        if (!t.present || seq_lt(k.seq, t.posted) || seq_lt(t.acked + 0x4000'0000u, k.seq)) break;
+        t.posted = k.seq;
+        t.last_len = k.len;
+        break;
+      case CtrlOp::kRemove:
+        if (!t.present) break;
+        t.present = false;
+        t.after_remove = 0;
+        break;
+    }
+  }
+
+  void on_seg(uint64_t c, uint32_t f, uint32_t idx, bool rtx, uint32_t len) {
+    if (res_.segments == o_.mutate_at) ++idx;  // self-test of the checks
+    ++res_.segments;
+    res_.retransmissions += rtx;
+    if (f >= kFlows || !fl_[f].tracked) return violation("address of a flow never added");
+    Flow& t = fl_[f];
+    auto bad = [&](const std::string& why) {
+      std::ostringstream os;
+      os << "cycle " << c << ": flow " << f << " idx " << idx << " rtx " << rtx << " len " << len << ": " << why;
+      violation(os.str());
+    };
+    if (!t.present && ++t.after_remove > kRing) return bad("more than RingN addresses after its REMOVE");
+    if (!seq_lt(idx, t.posted)) return bad("beyond the posted data (" + std::to_string(t.posted) + ")");
+    if (seq_lt(idx, t.start)) return bad("before the first segment");
+    if (!rtx) {
+      if (idx != t.snd_max) return bad("new segment is not the next one (" + std::to_string(t.snd_max) + ")");
+      if (!seq_lt(idx, t.acked + kW)) return bad("outside the largest window");
+      t.snd_max = idx + 1;
+    } else if (!seq_lt(idx, t.snd_max)) {
+      return bad("retransmission of a segment never sent");
+    }
+    if (gen_[f].empty()) return bad("an address next-seg never generated");
+    const Gen g = gen_[f].front();
+    gen_[f].pop_front();
+    if (g.idx != idx || g.rtx != rtx) {
+      return bad("not the flow's oldest generated address (" + std::to_string(g.idx) + (g.rtx ? " rtx" : "") + ")");
+    }
+    if (len != g.len) return bad("length should be " + std::to_string(g.len));
+    if (!t.present) return;  // draining: the receiver is gone
+    // The network.
+    if (storm_ && loss_ > 0 && rng_.chance(loss_)) {
+      if (p_ == Proto::kNdp && rng_.chance(0.5)) {
+        ++res_.trimmed;
+        fwd_.push({c + delay_, seq_++, t.key, idx, true, false});
+      } else {
+        ++res_.lost;
+      }
+      return;
+    }
+    uint64_t at = c + delay_;
+    if (storm_ && reorder_ > 0 && rng_.chance(reorder_)) {
+      at += rng_.range(1, 3 * delay_);
+      ++res_.reordered;
+    }
+    const bool ce = storm_ && rng_.chance(0.01);
+    fwd_.push({at, seq_++, t.key, idx, false, ce});
+  }
+
+  void inject_bad_rx() {
+    const uint32_t f = static_cast<uint32_t>(rng_.below(kFlows));
+    const Flow& t = fl_[f];
+    RxCmd r;
+    r.flow = f;
+    switch (rng_.below(6)) {
+      case 0:  // unknown flow
+        if (t.present || t.host_on) return;
+        r.type = RxType::kAck;
+        r.cum_ack = static_cast<uint32_t>(rng_.bits64());
+        break;
+      case 5:  // flow id beyond FlowCount (16-bit ids)
+        r.flow = kFlows + static_cast<uint32_t>(rng_.below(0x10000 - kFlows));
+        r.type = static_cast<RxType>(rng_.below(6));
+        r.cum_ack = static_cast<uint32_t>(rng_.bits64());
+        break;
+      case 1:  // unknown type
+        if (!t.present || !t.host_on) return;
+        r.type = static_cast<RxType>(rng_.range(6, 7));
+        r.cum_ack = t.acked;
+        break;
+      case 2:  // cumulative ack beyond next_new
+        if (!t.present) return;
+        r.type = RxType::kAck;
+        r.cum_ack = t.snd_max + kRing + 8 + static_cast<uint32_t>(rng_.below(1000));
+        break;
+      case 3:  // stale ack (below wnd_start): legal, changes nothing
+        if (!t.present || t.acked == t.start) return;
+        r.type = RxType::kAck;
+        r.cum_ack = t.acked - 1 - static_cast<uint32_t>(rng_.below(std::min<uint32_t>(kW, t.acked - t.start)));
+        break;
+      default:  // SACK outside [wnd_start, next_new)
+        if (!t.present || !t.host_on) return;
+        r.type = RxType::kSack;
+        r.cum_ack = t.start;  // stale: only the SACK part matters
+        r.sack_valid = true;
+        r.sack_idx = rng_.chance(0.5) ? t.snd_max + kRing + 8 + static_cast<uint32_t>(rng_.below(100))
+                                      : t.start - 1 - static_cast<uint32_t>(rng_.below(100));
+        break;
+    }
+    ++res_.bad_rx;
+    ++bad_rx_kind_[r.flow >= kFlows ? 5 : static_cast<int>(r.type) >= 6 ? 1 : (r.sack_valid ? 4 : (t.present ? 2 : 0))];
+    rx_q_.push_front({r, false});
+  }
+
+  Stats read_stats() {
+    auto& d = h_.dut();
+    Stats s;
+    s.segs = d.stats_o[0];
+    s.rtx = d.stats_o[1];
+    s.ctrl_bad = d.stats_o[4];
+    s.bad_sack = d.stats_o[5];
+    s.bad_ack = d.stats_o[6];
+    s.bad_type = d.stats_o[7];
+    s.unknown = d.stats_o[8];
+    s.flow_range = d.stats_o[9];
+    s.wdog = d.stats_o[17];
+    return s;
+  }
+
+  void finish_checks() {
+    const Stats s = read_stats();
+    std::ostringstream m;
+    if (s.ctrl_bad - bad0_.ctrl_bad != res_.bad_ctrl) {
+      m << "bad control ops counted " << (s.ctrl_bad - bad0_.ctrl_bad) << ", injected " << res_.bad_ctrl;
+      violation(m.str());
+    }
+    // 32-bit counters: compare the low bits of what was injected.
+    if (static_cast<uint32_t>(s.bad_type - bad0_.bad_type) < static_cast<uint32_t>(bad_rx_kind_[1])) {
+      violation("unknown-type events counted below those injected");
+    }
+    if (static_cast<uint32_t>(s.bad_sack - bad0_.bad_sack) < static_cast<uint32_t>(bad_rx_kind_[4])) {
+      violation("bad SACKs counted below those injected");
+    }
+    if (static_cast<uint32_t>(s.flow_range - bad0_.flow_range) != static_cast<uint32_t>(bad_rx_kind_[5])) {
+      violation("rx flow ids beyond FlowCount: counted " + std::to_string(s.flow_range - bad0_.flow_range) +
+                ", injected " + std::to_string(bad_rx_kind_[5]));
+    }
+    res_.wdog_trips = s.wdog - bad0_.wdog;
+  }
+
+  void violation(const std::string& what) {
+    if (res_.violations++ == 0) {
+      res_.first_violation = what;
+      if (!o_.quiet) std::fprintf(stderr, "soak %s: VIOLATION: %s\n", proto_name(p_), what.c_str());
+    }
+  }
+
+  static uint32_t seq_dist_abs(uint32_t a, uint32_t b) {
+    const uint32_t d = a - b;
+    return (d & 0x8000'0000u) ? 0u - d : d;
+  }
+
+  Proto p_;
+  Options o_;
+  Harness<Model> h_;
+  Rng rng_;
+  AnyRx rx_;
+  std::vector<Flow> fl_;
+  std::vector<std::deque<Gen>> gen_;  // per flow: generated, not yet out (the CR keeps a flow's order)
+  std::deque<CtrlCmd> ctrl_q_;
+  std::optional<CtrlCmd> held_;
+  std::deque<std::pair<RxCmd, bool>> rx_q_;  // beat, from the receiver (else injected)
+  std::priority_queue<Pkt, std::vector<Pkt>, std::greater<Pkt>> fwd_;
+  std::priority_queue<Ev, std::vector<Ev>, std::greater<Ev>> ret_;
+  std::vector<RxEvent> evs_;
+  uint64_t seq_ = 0;
+  bool storm_ = false, draining_ = false;
+  double loss_ = 0, ack_loss_ = 0, reorder_ = 0, ready_p_ = 1.0;
+  uint64_t delay_ = 100, pause_ = 0;
+  uint64_t bad_rx_kind_[6] = {0, 0, 0, 0, 0, 0};
+  Stats bad0_{};
+  Result res_;
+};
+
+}  // namespace tonic::soak
