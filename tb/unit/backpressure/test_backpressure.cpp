@@ -8,9 +8,6 @@
 // build/reports/backpressure.json. Seeds print; TONIC_SEED reproduces.
 #include <catch2/catch.hpp>
 
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -24,6 +21,7 @@
 #include "Vtonic_newreno_1024x128.h"
 #include "Vtonic_rocev2_dcqcn_16x128.h"
 #include "bp_rig.hpp"
+#include "common/report_merge.hpp"
 
 using namespace tonic;
 using namespace tonic::bp;
@@ -120,33 +118,10 @@ nlohmann::json to_json(const RigCfg& c, const RigResult& r, const char* model, u
   return j;
 }
 
-/// Adds `entry` under `key` to build/reports/backpressure.json (ctest runs
-/// test cases as separate processes, maybe two at once: a lock file
-/// serialises the read-modify-write).
+/// Adds `entry` under `key` to build/reports/backpressure.json.
 void report(const std::string& key, const nlohmann::json& entry) {
-  const std::filesystem::path dir = std::filesystem::path(TONIC_SOURCE_DIR) / "build" / "reports";
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path file = dir / "backpressure.json", lock = dir / ".backpressure.lock";
-  FILE* lf = std::fopen(lock.c_str(), "w");
-  if (lf) flock(fileno(lf), LOCK_EX);
-  nlohmann::json j;
-  if (std::ifstream in(file); in) {
-    try {
-      in >> j;
-    } catch (const std::exception&) {
-      j = nlohmann::json::object();
-    }
-  }
-  if (!j.is_object()) j = nlohmann::json::object();
-  j["source"] = "tb/unit/backpressure/test_backpressure.cpp (ctest -L backpressure)";
-  j["scenarios"][key] = entry;
-  const std::filesystem::path tmp = dir / "backpressure.json.tmp";
-  std::ofstream(tmp) << j.dump(2) << "\n";
-  std::filesystem::rename(tmp, file);
-  if (lf) {
-    flock(fileno(lf), LOCK_UN);
-    std::fclose(lf);
-  }
+  report_merge(TONIC_SOURCE_DIR, "backpressure", "tb/unit/backpressure/test_backpressure.cpp (ctest -L backpressure)",
+               "scenarios", key, entry);
 }
 
 template <class Model>

@@ -9,8 +9,6 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <utility>
 #include <vector>
@@ -21,6 +19,7 @@
 #include "Vtonic_rate_probe_16x128.h"
 #include "Vtonic_token_probe_16x128.h"
 #include "common/rx_beat.hpp"
+#include "common/report_merge.hpp"
 #include "common/sys_tb.hpp"
 
 using namespace tonic;
@@ -158,15 +157,9 @@ const Outcome& baseline() {
   return b;
 }
 
-nlohmann::json& report() {
-  static nlohmann::json j = nlohmann::json::object();
-  return j;
-}
-
-void write_report() {
-  const std::filesystem::path dir = std::filesystem::path(TONIC_SOURCE_DIR) / "build" / "reports";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "robustness.json") << report().dump(2) << "\n";
+/// Adds one case's figures to build/reports/robustness.json.
+void report(const std::string& key, const nlohmann::json& entry) {
+  report_merge(TONIC_SOURCE_DIR, "robustness", "tb/unit/robust/test_robust.cpp (ctest -L robust)", "", key, entry);
 }
 
 }  // namespace
@@ -237,7 +230,7 @@ TEST_CASE("robust: ignored rx events leave every output cycle-for-cycle unchange
   CHECK(stat(o, DdStat::kRxStaleAck) == n[RxErr::kStale]);
   CHECK(stat(o, DdStat::kRxBadType) == n[RxErr::kType]);
   CHECK(stat(o, DdStat::kRxBadSack) == n[RxErr::kSack]);
-  auto& j = report()["rx_ignored"];
+  nlohmann::json j;
   j["injected"] = inj.size();
   j["addresses_compared"] = b.segs.size();
   j["cycles"] = kCycles;
@@ -248,7 +241,7 @@ TEST_CASE("robust: ignored rx events leave every output cycle-for-cycle unchange
                   {"rx_bad_type", stat(o, DdStat::kRxBadType)},
                   {"rx_bad_sack", stat(o, DdStat::kRxBadSack)}};
   j["status_events"] = o.status.size();
-  write_report();
+  report("rx_ignored", j);
 }
 
 TEST_CASE("robust: ignored ctrl ops leave every flow's addresses and state unchanged", "[robust]") {
@@ -295,7 +288,7 @@ TEST_CASE("robust: ignored ctrl ops leave every flow's addresses and state uncha
   CHECK(stat(o, DdStat::kCtrlBadOp) == n[CtrlErr::kBadOp]);
   CHECK(stat(o, DdStat::kCtrlFlowRange) == n[CtrlErr::kRange]);
   CHECK(stat(o, DdStat::kCtrlBad) == inj.size());
-  auto& j = report()["ctrl_ignored"];
+  nlohmann::json j;
   j["injected"] = inj.size();
   j["counted"] = {{"ctrl_add_present", stat(o, DdStat::kCtrlAddPresent)},
                   {"ctrl_absent", stat(o, DdStat::kCtrlAbsent)},
@@ -304,7 +297,7 @@ TEST_CASE("robust: ignored ctrl ops leave every flow's addresses and state uncha
                   {"ctrl_flow_range", stat(o, DdStat::kCtrlFlowRange)},
                   {"ctrl_bad", stat(o, DdStat::kCtrlBad)}};
   j["status_events"] = o.status.size();
-  write_report();
+  report("ctrl_ignored", j);
 }
 
 TEST_CASE("robust: REMOVE with data in flight is executed, counted, and touches no other flow",
@@ -339,10 +332,9 @@ TEST_CASE("robust: REMOVE with data in flight is executed, counted, and touches 
     CHECK((st.rx == RxErr::kNone || (st.rx == RxErr::kUnknown && st.rx_flow == 5)));
     CHECK((st.ctrl == CtrlErr::kNone || (st.ctrl == CtrlErr::kAbsent && st.ctrl_flow == 5)));
   }
-  report()["remove_unacked"] = {{"remove_unacked", stat(o, DdStat::kCtrlRemoveUnacked)},
-                                {"late_acks_unknown", stat(o, DdStat::kRxUnknownFlow)},
-                                {"addresses_after_remove", after}};
-  write_report();
+  report("remove_unacked", {{"remove_unacked", stat(o, DdStat::kCtrlRemoveUnacked)},
+                            {"late_acks_unknown", stat(o, DdStat::kRxUnknownFlow)},
+                            {"addresses_after_remove", after}});
 }
 
 TEST_CASE("robust: the watchdog trips once per stall of wdog_limit_i cycles", "[robust]") {
@@ -385,8 +377,8 @@ TEST_CASE("robust: the watchdog trips once per stall of wdog_limit_i cycles", "[
   // The first trip: the 1000th held cycle of the stall, reported a cycle later.
   CHECK(ev[0].first == t0 + 1000);
   REQUIRE(tb.errors() == 0);
-  report()["watchdog"] = {{"limit", 1000}, {"trips", 2}, {"first_trip_cycle_after_stall_start", ev[0].first - t0}};
-  write_report();
+  report("watchdog", {{"limit", 1000}, {"trips", tb.stat(DdStat::kWdogTrips)},
+                      {"first_trip_cycle_after_stall_start", ev[0].first - t0}});
 }
 
 TEST_CASE("robust: posting beyond the window is accepted; the flight stays inside cwnd", "[robust]") {
@@ -409,6 +401,8 @@ TEST_CASE("robust: posting beyond the window is accepted; the flight stays insid
   CHECK(max_flight >= 64);
   std::printf("posting 100000 segments ahead: largest flight %llu segments (W = 128)\n",
               static_cast<unsigned long long>(max_flight));
+  report("post_beyond_window", {{"posted_ahead", 100000}, {"largest_flight", max_flight}, {"window", 128},
+                                {"cycles_flight_above_cwnd", bad}});
   CHECK(tb.stat(DdStat::kCtrlBad) == 0);
   CHECK(acker.received(6) - 0xFFFFF000u > 5000);
   REQUIRE(tb.errors() == 0);
