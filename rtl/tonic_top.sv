@@ -42,12 +42,12 @@ module tonic_top
   input  wire logic            ctrl_valid_i,
   output logic                 ctrl_ready_o,
   input  wire ctrl_op_e        ctrl_op_i,
-  input  wire logic [FlowIdW-1:0] ctrl_flow_i,  // ids >= FlowCount: counted, ignored
+  input  wire flow_id_t        ctrl_flow_i,  // ids >= FlowCount: counted, ignored
   input  wire seq_t            ctrl_seq_i,
   input  wire logic [LenW-1:0] ctrl_len_i,
   // Incoming control packets (no ready).
   input  wire logic            rx_valid_i,
-  input  wire logic [FlowIdW-1:0] rx_flow_i,    // ids >= FlowCount: counted, ignored
+  input  wire flow_id_t        rx_flow_i,    // ids >= FlowCount: counted, ignored
   input  wire rx_type_e        rx_type_i,
   input  wire seq_t            rx_cum_ack_i,
   input  wire logic            rx_sack_valid_i,

@@ -80,12 +80,12 @@ module tonic_dd_engine
   input  wire logic            ctrl_valid_i,
   output logic                 ctrl_ready_o,
   input  wire ctrl_op_e        ctrl_op_i,
-  input  wire logic [FlowIdW-1:0] ctrl_flow_i, // ids >= FlowCount: counted, ignored
+  input  wire flow_id_t        ctrl_flow_i, // ids >= FlowCount: counted, ignored
   input  wire seq_t            ctrl_seq_i,    // ADD: first segment; POST: one past the last posted
   input  wire logic [LenW-1:0] ctrl_len_i,    // ADD: segment size; POST: length of the last posted
   // Incoming control packets, one per cycle, no ready.
   input  wire logic            rx_valid_i,
-  input  wire logic [FlowIdW-1:0] rx_flow_i,   // ids >= FlowCount: counted, ignored
+  input  wire flow_id_t        rx_flow_i,   // ids >= FlowCount: counted, ignored
   input  wire rx_type_e        rx_type_i,
   input  wire seq_t            rx_cum_ack_i,
   input  wire logic            rx_sack_valid_i,
@@ -290,10 +290,10 @@ module tonic_dd_engine
   } rx_ev_t;
   rx_ev_t rx_q;
   logic   rx_range_bad_q;                 // the rx event had a flow id >= FlowCount
-  logic [FlowIdW-1:0] rx_range_flow_q;    // ... that id
+  flow_id_t rx_range_flow_q;              // ... that id
 
   // A flow id of the ctrl / rx inputs names a flow of this engine.
-  function automatic logic id_ok(logic [FlowIdW-1:0] id);
+  function automatic logic id_ok(flow_id_t id);
     return 32'(id) < FlowCount;
   endfunction
   ring_t  rx_cum_ge_q;  // ring positions >= rx_q.cum_ack's, decoded at the input
@@ -321,7 +321,7 @@ module tonic_dd_engine
     logic [LenW-1:0] len;
   } ctrl_ev_t;
   ctrl_ev_t ctrl_q;
-  logic [FlowIdW-1:0] ctrl_id_q;  // the held op's flow id as given (status only)
+  flow_id_t ctrl_id_q;            // the held op's flow id as given (status only)
 
   // ---------------------------------------------------------------------
   // Processors and the flows they work on. *_d: the flow of the next cycle

@@ -11,9 +11,10 @@ package tonic_dd_pkg;
   /// A segment index (serial number, wraps at 2^32).
   typedef logic [31:0] seq_t;
 
-  /// Width of the flow ids on the ctrl and rx inputs (the NIC's flow-id
-  /// field). Ids >= FlowCount are bad input: counted and ignored.
-  localparam int unsigned FlowIdW = 16;
+  /// A flow id on the ctrl and rx inputs (the NIC's 16-bit flow-id field,
+  /// whatever FlowCount is). Ids >= FlowCount are bad input: counted and
+  /// ignored.
+  typedef logic [15:0] flow_id_t;
 
   /// Type of an incoming control packet (rx stream).
   typedef enum logic [2:0] {

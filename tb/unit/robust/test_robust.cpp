@@ -149,7 +149,7 @@ Inject ctrl_at(uint64_t at, CtrlOp op, uint32_t f, uint32_t seq, uint32_t len) {
   return i;
 }
 
-uint32_t stat(const Outcome& o, DdStat s) { return o.stats[static_cast<int>(s)]; }
+uint32_t dd_stat(const Outcome& o, DdStat s) { return o.stats[static_cast<int>(s)]; }
 
 /// The baseline, run once.
 const Outcome& baseline() {
@@ -224,22 +224,22 @@ TEST_CASE("robust: ignored rx events leave every output cycle-for-cycle unchange
   }
   std::map<RxErr, uint32_t> n;
   for (const auto& w : want) ++n[w.first];
-  CHECK(stat(o, DdStat::kRxUnknownFlow) == n[RxErr::kUnknown]);
-  CHECK(stat(o, DdStat::kRxFlowRange) == n[RxErr::kRange]);
-  CHECK(stat(o, DdStat::kRxBadAck) == n[RxErr::kAck]);
-  CHECK(stat(o, DdStat::kRxStaleAck) == n[RxErr::kStale]);
-  CHECK(stat(o, DdStat::kRxBadType) == n[RxErr::kType]);
-  CHECK(stat(o, DdStat::kRxBadSack) == n[RxErr::kSack]);
+  CHECK(dd_stat(o, DdStat::kRxUnknownFlow) == n[RxErr::kUnknown]);
+  CHECK(dd_stat(o, DdStat::kRxFlowRange) == n[RxErr::kRange]);
+  CHECK(dd_stat(o, DdStat::kRxBadAck) == n[RxErr::kAck]);
+  CHECK(dd_stat(o, DdStat::kRxStaleAck) == n[RxErr::kStale]);
+  CHECK(dd_stat(o, DdStat::kRxBadType) == n[RxErr::kType]);
+  CHECK(dd_stat(o, DdStat::kRxBadSack) == n[RxErr::kSack]);
   nlohmann::json j;
   j["injected"] = inj.size();
   j["addresses_compared"] = b.segs.size();
   j["cycles"] = kCycles;
-  j["counted"] = {{"rx_unknown_flow", stat(o, DdStat::kRxUnknownFlow)},
-                  {"rx_flow_range", stat(o, DdStat::kRxFlowRange)},
-                  {"rx_bad_ack", stat(o, DdStat::kRxBadAck)},
-                  {"rx_stale_ack", stat(o, DdStat::kRxStaleAck)},
-                  {"rx_bad_type", stat(o, DdStat::kRxBadType)},
-                  {"rx_bad_sack", stat(o, DdStat::kRxBadSack)}};
+  j["counted"] = {{"rx_unknown_flow", dd_stat(o, DdStat::kRxUnknownFlow)},
+                  {"rx_flow_range", dd_stat(o, DdStat::kRxFlowRange)},
+                  {"rx_bad_ack", dd_stat(o, DdStat::kRxBadAck)},
+                  {"rx_stale_ack", dd_stat(o, DdStat::kRxStaleAck)},
+                  {"rx_bad_type", dd_stat(o, DdStat::kRxBadType)},
+                  {"rx_bad_sack", dd_stat(o, DdStat::kRxBadSack)}};
   j["status_events"] = o.status.size();
   report("rx_ignored", j);
 }
@@ -282,20 +282,20 @@ TEST_CASE("robust: ignored ctrl ops leave every flow's addresses and state uncha
   }
   std::map<CtrlErr, uint32_t> n;
   for (const auto& w : want) ++n[w.first];
-  CHECK(stat(o, DdStat::kCtrlAddPresent) == n[CtrlErr::kAddPresent]);
-  CHECK(stat(o, DdStat::kCtrlAbsent) == n[CtrlErr::kAbsent]);
-  CHECK(stat(o, DdStat::kCtrlPostRange) == n[CtrlErr::kPostRange]);
-  CHECK(stat(o, DdStat::kCtrlBadOp) == n[CtrlErr::kBadOp]);
-  CHECK(stat(o, DdStat::kCtrlFlowRange) == n[CtrlErr::kRange]);
-  CHECK(stat(o, DdStat::kCtrlBad) == inj.size());
+  CHECK(dd_stat(o, DdStat::kCtrlAddPresent) == n[CtrlErr::kAddPresent]);
+  CHECK(dd_stat(o, DdStat::kCtrlAbsent) == n[CtrlErr::kAbsent]);
+  CHECK(dd_stat(o, DdStat::kCtrlPostRange) == n[CtrlErr::kPostRange]);
+  CHECK(dd_stat(o, DdStat::kCtrlBadOp) == n[CtrlErr::kBadOp]);
+  CHECK(dd_stat(o, DdStat::kCtrlFlowRange) == n[CtrlErr::kRange]);
+  CHECK(dd_stat(o, DdStat::kCtrlBad) == inj.size());
   nlohmann::json j;
   j["injected"] = inj.size();
-  j["counted"] = {{"ctrl_add_present", stat(o, DdStat::kCtrlAddPresent)},
-                  {"ctrl_absent", stat(o, DdStat::kCtrlAbsent)},
-                  {"ctrl_post_range", stat(o, DdStat::kCtrlPostRange)},
-                  {"ctrl_bad_op", stat(o, DdStat::kCtrlBadOp)},
-                  {"ctrl_flow_range", stat(o, DdStat::kCtrlFlowRange)},
-                  {"ctrl_bad", stat(o, DdStat::kCtrlBad)}};
+  j["counted"] = {{"ctrl_add_present", dd_stat(o, DdStat::kCtrlAddPresent)},
+                  {"ctrl_absent", dd_stat(o, DdStat::kCtrlAbsent)},
+                  {"ctrl_post_range", dd_stat(o, DdStat::kCtrlPostRange)},
+                  {"ctrl_bad_op", dd_stat(o, DdStat::kCtrlBadOp)},
+                  {"ctrl_flow_range", dd_stat(o, DdStat::kCtrlFlowRange)},
+                  {"ctrl_bad", dd_stat(o, DdStat::kCtrlBad)}};
   j["status_events"] = o.status.size();
   report("ctrl_ignored", j);
 }
@@ -311,9 +311,9 @@ TEST_CASE("robust: REMOVE with data in flight is executed, counted, and touches 
     INFO("flow " << f);
     CHECK(o.per_flow.at(f) == seq);
   }
-  CHECK(stat(o, DdStat::kCtrlRemoveUnacked) == 1);
-  CHECK(stat(o, DdStat::kCtrlAbsent) == 1);  // the scenario's second POST of flow 5
-  CHECK(stat(o, DdStat::kCtrlBad) == 1);
+  CHECK(dd_stat(o, DdStat::kCtrlRemoveUnacked) == 1);
+  CHECK(dd_stat(o, DdStat::kCtrlAbsent) == 1);  // the scenario's second POST of flow 5
+  CHECK(dd_stat(o, DdStat::kCtrlBad) == 1);
   // Flow 5 stops: at most RingN queued addresses leave after the REMOVE
   // takes effect (two cycles after it is queued).
   size_t after = 0;
@@ -322,7 +322,7 @@ TEST_CASE("robust: REMOVE with data in flight is executed, counted, and touches 
   CHECK(after <= 16);
   CHECK(o.per_flow.at(5).size() < b.per_flow.at(5).size());
   // Its acks still in the network are unknown-flow events now.
-  CHECK(stat(o, DdStat::kRxUnknownFlow) >= 1);
+  CHECK(dd_stat(o, DdStat::kRxUnknownFlow) >= 1);
   REQUIRE(!o.status.empty());
   CHECK(o.status[0].second.ctrl == CtrlErr::kRemoveUnacked);
   CHECK(o.status[0].second.ctrl_flow == 5);
@@ -332,8 +332,8 @@ TEST_CASE("robust: REMOVE with data in flight is executed, counted, and touches 
     CHECK((st.rx == RxErr::kNone || (st.rx == RxErr::kUnknown && st.rx_flow == 5)));
     CHECK((st.ctrl == CtrlErr::kNone || (st.ctrl == CtrlErr::kAbsent && st.ctrl_flow == 5)));
   }
-  report("remove_unacked", {{"remove_unacked", stat(o, DdStat::kCtrlRemoveUnacked)},
-                            {"late_acks_unknown", stat(o, DdStat::kRxUnknownFlow)},
+  report("remove_unacked", {{"remove_unacked", dd_stat(o, DdStat::kCtrlRemoveUnacked)},
+                            {"late_acks_unknown", dd_stat(o, DdStat::kRxUnknownFlow)},
                             {"addresses_after_remove", after}});
 }
 
