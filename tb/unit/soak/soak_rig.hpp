@@ -47,6 +47,7 @@
 #include "common/ref/seq.hpp"
 #include "common/ref/tcp_receiver.hpp"
 #include "common/rng.hpp"
+#include "common/rx_beat.hpp"
 #include "common/top_drive.hpp"
 
 namespace tonic::soak {
@@ -378,14 +379,8 @@ class Soak {
       ret_.pop();
       const uint32_t f = e.flow % kFlows;
       if (!fl_[f].present || fl_[f].key != e.flow) continue;  // an earlier incarnation
-      RxCmd r;
+      RxCmd r = to_cmd(e);
       r.flow = f;
-      r.type = static_cast<RxType>(e.type);
-      r.cum_ack = e.cum_ack;
-      r.sack_valid = e.sack_valid;
-      r.sack_idx = e.sack_idx;
-      r.ecn = e.ecn;
-      r.grant = e.grant;
       rx_q_.push_back({r, true});
     }
     if (!draining_ && rng_.chance(storm_ ? 0.002 : 0.0005)) inject_bad_rx();
