@@ -290,7 +290,7 @@ module tonic_dd_engine
   } rx_ev_t;
   rx_ev_t rx_q;
   logic   rx_range_bad_q;                 // the rx event had a flow id >= FlowCount
-  flow_id_t rx_range_flow_q;              // ... that id
+  flow_id_t rx_id_q;                      // the rx event's flow id as received (status only)
 
   // A flow id of the ctrl / rx inputs names a flow of this engine.
   function automatic logic id_ok(flow_id_t id);
@@ -617,7 +617,7 @@ module tonic_dd_engine
     end
   end
   always_ff @(posedge clk_i) begin
-    rx_range_flow_q <= rx_flow_i;
+    rx_id_q         <= rx_flow_i;
     rx_q.flow       <= rx_fid;
     rx_q.typ        <= rx_type_i;
     rx_q.cum_ack    <= rx_cum_ack_i;
@@ -1091,6 +1091,7 @@ module tonic_dd_engine
   grant_t g_q, g_d;
   credit_stats_t cstats_q, cstats_d;
   logic   n_park;           // next-seg found the flow without a permit
+  logic   g_stale, g_excess;  // grant stage: a stale pull, an add cut at 65535 (counted, reported)
 
   if (CreditOn) begin : g_credit
     perm_t granted_n, used_n, granted_g, used_g, pull_g, n_perm, g_room, g_delta, g_add;
@@ -1134,6 +1135,8 @@ module tonic_dd_engine
     assign g_total = g_q.add + (g_after ? 17'(g_delta) : 17'd0);
     assign g_room  = 16'hffff - (granted_g - used_g);
     assign g_cut   = g_total > 17'(g_room);
+    assign g_stale  = g_q.valid && g_q.pull_we && !g_after;
+    assign g_excess = g_q.valid && g_cut;
     assign g_add   = g_cut ? g_room : 16'(g_total);
 
     if (RateOn) begin : g_rate
@@ -1182,8 +1185,8 @@ module tonic_dd_engine
 
     always_comb begin
       cstats_d = cstats_q;
-      if (g_q.valid && g_q.pull_we && !g_after) cstats_d.pull_stale += 1;
-      if (g_q.valid && g_cut)                   cstats_d.tok_excess += 1;
+      if (g_stale)                              cstats_d.pull_stale += 1;
+      if (g_excess)                             cstats_d.tok_excess += 1;
       if (p_present && p_cred_clash && !p_same_flow) cstats_d.per_cancelled += 1;
       if (n_park)                               cstats_d.parks += 1;
       if (g_q.valid)                            cstats_d.permits += 32'(g_add);
@@ -1202,6 +1205,8 @@ module tonic_dd_engine
     assign g_d           = '0;
     assign g_q           = '0;
     assign cstats_d      = cstats_q;
+    assign g_stale       = 1'b0;
+    assign g_excess      = 1'b0;
     logic unused_credit;
     assign unused_credit = ^{i2_rate_we, i2_rate, i2_tok_we, i2_tok, p_rate_we, p_rate, p_tok_we,
                              p_tok, rc_grant_valid_i, rc_grant_flow_i, rc_grant_cnt_i, g_d, g_q};
@@ -1299,20 +1304,33 @@ module tonic_dd_engine
   end
 
   // ---------------------------------------------------------------------
+  // The rx event's fault, the first in this order (one counter each; a
+  // stale ack with a SACK outside the window also counts rx_bad_sack).
+  rx_err_e i1_err;
+  always_comb begin
+    if (rx_range_bad_q)                               i1_err = RxErrRange;
+    else if (rx_q.valid && !i1_present)               i1_err = RxErrUnknown;
+    else if (rx_q.valid && !i1_type_ok)               i1_err = RxErrType;
+    else if (rx_q.valid && !i1_ack_ok)                i1_err = RxErrAck;
+    else if (i1_ok && i1_stale)                       i1_err = RxErrStale;
+    else if (i1_ok && rx_q.sack_valid && !i1_sack_ok) i1_err = RxErrSack;
+    else                                              i1_err = RxErrNone;
+  end
+
   // Counters.
   always_comb begin
     stats_d = stats_q;
-    if (rx_range_bad_q)                          stats_d.rx_flow_range += 1;
-    if (i1_ok && i1_stale)                       stats_d.rx_stale_ack += 1;
+    if (i1_err == RxErrRange)                    stats_d.rx_flow_range += 1;
+    if (i1_err == RxErrStale)                    stats_d.rx_stale_ack += 1;
     if (c_err == CtrlErrRange)                   stats_d.ctrl_flow_range += 1;
     if (c_err == CtrlErrBadOp)                   stats_d.ctrl_bad_op += 1;
     if (c_err == CtrlErrAddPresent)              stats_d.ctrl_add_present += 1;
     if (c_err == CtrlErrAbsent)                  stats_d.ctrl_absent += 1;
     if (c_err == CtrlErrPostRange)               stats_d.ctrl_post_range += 1;
     if (c_err == CtrlErrRemoveUnacked)           stats_d.ctrl_remove_unacked += 1;
-    if (rx_q.valid && !i1_present)               stats_d.rx_unknown_flow += 1;
-    if (rx_q.valid && i1_present && !i1_type_ok) stats_d.rx_bad_type += 1;
-    if (rx_q.valid && i1_present && i1_type_ok && !i1_ack_ok) stats_d.rx_bad_ack += 1;
+    if (i1_err == RxErrUnknown)                  stats_d.rx_unknown_flow += 1;
+    if (i1_err == RxErrType)                     stats_d.rx_bad_type += 1;
+    if (i1_err == RxErrAck)                      stats_d.rx_bad_ack += 1;
     if (i1_ok && rx_q.sack_valid && !i1_sack_ok) stats_d.rx_bad_sack += 1;
     if (c_bad)                                   stats_d.ctrl_bad += 1;
     if (note_push && !note_push_ok)              stats_d.note_drops += 1;
@@ -1326,17 +1344,12 @@ module tonic_dd_engine
   status_t status_d;
   always_comb begin
     status_d = '0;
-    if (rx_range_bad_q)                                    status_d.rx = RxErrRange;
-    else if (rx_q.valid && !i1_present)                    status_d.rx = RxErrUnknown;
-    else if (rx_q.valid && !i1_type_ok)                    status_d.rx = RxErrType;
-    else if (rx_q.valid && !i1_ack_ok)                     status_d.rx = RxErrAck;
-    else if (i1_ok && i1_stale)                            status_d.rx = RxErrStale;
-    else if (i1_ok && rx_q.sack_valid && !i1_sack_ok)      status_d.rx = RxErrSack;
-    status_d.rx_flow   = rx_range_bad_q ? 16'(rx_range_flow_q) : 16'(rx_q.flow);
+    status_d.rx        = i1_err;
+    status_d.rx_flow   = rx_id_q;
     status_d.ctrl      = c_err;
-    status_d.ctrl_flow = 16'(ctrl_id_q);
-    status_d.pull_stale = CreditOn && cstats_d.pull_stale != cstats_q.pull_stale;
-    status_d.tok_excess = CreditOn && cstats_d.tok_excess != cstats_q.tok_excess;
+    status_d.ctrl_flow = ctrl_id_q;
+    status_d.pull_stale = g_stale;
+    status_d.tok_excess = g_excess;
     status_d.cred_flow  = 16'(g_q.flow);
     status_d.note_drop  = note_push && !note_push_ok;
     status_d.note_flow  = 16'(i2f);
