@@ -65,7 +65,7 @@ test: lint build
 # The experiments the tests run leave JSON in build/reports/; this reruns
 # them and puts their tables into docs/results.md (scripts/experiments.mjs).
 experiments: build
-	@cd $(BUILD) && ctest -L "credit_rtl|livelock|window003" --output-on-failure
+	@cd $(BUILD) && ctest -L "credit_rtl|livelock|window_mode" --output-on-failure
 	@$(NODE) scripts/experiments.mjs
 	@$(NODE) scripts/netsim-experiments.mjs --jobs $(JOBS) --netsim $(BUILD)/sim/netsim/tonic-netsim $(ARGS)
 

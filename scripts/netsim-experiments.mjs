@@ -304,7 +304,7 @@ E.push({
   id: 'e6',
   title: "Seed 003's receive window against reordering distance and loss (window mode RTL, the seed's sender model)",
   runs: E6.map(([q, d, loss]) => ({
-    name: `e6_reorder_${q}_${d}ns${loss ? `_loss_${loss}` : ''}`, config: 'reorder_w003.json', reorder: q, maxns: d, loss,
+    name: `e6_reorder_${q}_${d}ns${loss ? `_loss_${loss}` : ''}`, config: 'reorder_window_mode.json', reorder: q, maxns: d, loss,
     args: [`--reorder=${q}`, ...(d ? [`--reorder-max-ns=${d}`] : []), ...(loss ? [`--loss=${loss}`, '--seed=5'] : [])],
   })),
   check(res, ck) {

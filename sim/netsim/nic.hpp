@@ -68,7 +68,7 @@ struct SenderConfig {
   int trace_flow = -1;           // flow id on this host whose cwnd / tx are traced
   uint32_t dma_packets = 2;      // DMA stage: packets the host link may hold before seg_ready_i drops
   double start_us = 0;           // the driver ADDs the flows at this time
-  uint64_t holdoff_cycles = 0;   // window003 sender: a RESEND of a packet sent this recently is ignored
+  uint64_t holdoff_cycles = 0;   // window_mode sender: a RESEND of a packet sent this recently is ignored
   ProtoProbe probe;
   sc_time clock;                 // the Tonic clock period
 };
@@ -453,7 +453,7 @@ class RtlReceiverNic : public ReceiverNicBase {
       c.count = static_cast<uint32_t>(cfg_.segments);
       c.delack = cfg_.delack;
       c.sack = cfg_.sack;
-      if (cfg_.mode == RxMode::kWindow) {  // the tag W003SenderNic sends
+      if (cfg_.mode == RxMode::kWindow) {  // the tag WindowModeSenderNic sends
         c.node = static_cast<uint16_t>(k / cfg_.flows_per_sender);
         c.ctx = static_cast<uint16_t>(k % cfg_.flows_per_sender);
         c.msgid = 1;

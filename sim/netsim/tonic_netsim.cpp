@@ -42,7 +42,7 @@
 #include "config.hpp"
 #include "net.hpp"
 #include "nic.hpp"
-#include "w003_nic.hpp"
+#include "window_mode_nic.hpp"
 #include "sim/common/drop_rule.hpp"
 #include "sim/common/progress.hpp"
 #include "sim/common/run_output.hpp"
@@ -114,8 +114,8 @@ std::vector<Build> builds() {
       {"irn", "tonic_irn_1024x128", RxMode::kIrn, false, 0, 131072000, irn, make_sender<Vtonic_irn_1024x128>},
       {"ndp", "tonic_ndp_1024x128", RxMode::kNdp, false, 0, 0, ProtoProbe{}, make_sender<Vtonic_ndp_1024x128>},
       // Seed 003: no Tonic protocol drives the window mode; the seed's sender model does.
-      {"window003", "w003::Sender (C++ model)", RxMode::kWindow, false, 0, 0, ProtoProbe{},
-       [](const char* n, const SenderConfig& c, Link* l) -> SenderNicBase* { return new W003SenderNic(n, c, l); }},
+      {"window_mode", "window_mode::Sender (C++ model)", RxMode::kWindow, false, 0, 0, ProtoProbe{},
+       [](const char* n, const SenderConfig& c, Link* l) -> SenderNicBase* { return new WindowModeSenderNic(n, c, l); }},
   };
 }
 
@@ -172,7 +172,7 @@ void check_against(const Build& b, const NetConfig& c) {
   if (b.mode != RxMode::kTcp && (c.delayed_ack || c.sack))
     throw std::invalid_argument("config.receiver: delayed_ack / sack are TCP receiver options");
   if (b.mode == RxMode::kWindow && (c.message_bytes == 0 || c.messages != 1))
-    throw std::invalid_argument("config.message_bytes: window003 sends one bounded message per flow");
+    throw std::invalid_argument("config.message_bytes: window_mode sends one bounded message per flow");
   if (b.gb0 && c.message_bytes == 0) throw std::invalid_argument("config.message_bytes: go-back-0 needs bounded messages");
   if (c.message_bytes && c.segments_per_message() * c.messages > (1ull << 30))
     throw std::invalid_argument("config.message_bytes: more than 2^30 segments per flow");

@@ -12,7 +12,7 @@
 //                     keeps its fixed rate: CNPs are counted, not acted on)
 //
 // The receiver's window mode (seed 003) has no sender protocol, so it is
-// not run here (tb/unit/window003 covers it against its own driver).
+// not run here (tb/unit/window_mode covers it against its own driver).
 //
 // Channel (forward): optional bottleneck (SwitchQueue, 100 Gb/s, RED ECN),
 // then per packet: loss (NDP: a trimmed header instead), duplication,

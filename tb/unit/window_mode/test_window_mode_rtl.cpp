@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 003's window on the receiver RTL (docs/design/window003.md,
+// Seed 003's window on the receiver RTL (docs/design/window-mode.md,
 // "Alignment with the RTL" and "The experiment on the RTL"):
-//  1. rules: w003::WindowRx (tb/common/ref/window003.hpp) against the
+//  1. rules: window_mode::WindowRx (tb/common/ref/window_mode.hpp) against the
 //     window-mode rules of RxEngineRef (tb/common/ref/rx_engine_ref.hpp,
 //     the RTL's cycle-for-cycle reference) on random arrival sequences:
 //     every verdict, WBASE, control packet (cycle included) and counter;
@@ -11,9 +11,9 @@
 //     visit no earlier than the model's deadline and at most FlowCount - 1
 //     cycles plus the cycles the scan pointer was held by stage 1 later
 //     (receiver.md, "Timers by scan");
-//  3. the seed-003 experiment of test_w003_experiment.cpp with the RTL as
-//     the receiver: w003::Sender -> channel -> data port; ctl port ->
-//     channel -> Sender. Writes build/reports/window003_rtl.json;
+//  3. the seed-003 experiment of test_window_mode_experiment.cpp with the RTL as
+//     the receiver: window_mode::Sender -> channel -> data port; ctl port ->
+//     channel -> Sender. Writes build/reports/window_mode_rtl.json;
 //  4. a packet beyond the message end is dropped (counted as beyond, no
 //     RESEND) and does not block completion (was "[.rtlbug]", the RTL bug
 //     fixed).
@@ -41,14 +41,14 @@
 #include "Vrx_16x64_t160.h"
 #include "common/harness.hpp"
 #include "common/ref/rx_engine_ref.hpp"
-#include "common/ref/window003.hpp"
+#include "common/ref/window_mode.hpp"
 #include "common/rng.hpp"
 #include "rx/rx_tb.hpp"
-#include "w003_loop.hpp"
-#include "w003_report.hpp"
+#include "window_mode_loop.hpp"
+#include "window_mode_report.hpp"
 
 using namespace tonic;
-using namespace tonic::w003;
+using namespace tonic::window_mode;
 
 namespace {
 
@@ -207,8 +207,8 @@ void apply_cfg(WindowRx& m, const Ev& e, uint64_t cycle) {
 
 // ------------------------------------------------------------ 1. the rules
 
-TEST_CASE("window003 rtl: WindowRx and RxEngineRef's window mode agree on random arrivals",
-          "[window003][rtl][stress]") {
+TEST_CASE("window_mode rtl: WindowRx and RxEngineRef's window mode agree on random arrivals",
+          "[window_mode][rtl][stress]") {
   TONIC_SEED(0x3a);
   Rng rng(tonic_seed_);
   uint64_t n_arr = 0, n_ctl = 0, n_timer = 0, n_gb = 0, n_done = 0, n_beyond = 0, n_past = 0, n_zombie = 0;
@@ -300,8 +300,8 @@ TEST_CASE("window003 rtl: WindowRx and RxEngineRef's window mode agree on random
 
 // ------------------------------------------------- 2. the RTL against WindowRx
 
-TEST_CASE("window003 rtl: engine RTL (rx_16x32) against WindowRx, timer within the scan's lateness",
-          "[window003][rtl][stress]") {
+TEST_CASE("window_mode rtl: engine RTL (rx_16x32) against WindowRx, timer within the scan's lateness",
+          "[window_mode][rtl][stress]") {
   TONIC_SEED(0x3b);
   Rng rng(tonic_seed_);
   const RxEngineParams p;  // rx_16x32: 16 flows, W 32, ResendTimeout 60, GoBackAfter 3
@@ -411,7 +411,7 @@ TEST_CASE("window003 rtl: engine RTL (rx_16x32) against WindowRx, timer within t
 
 namespace {
 
-// Scenario constants: test_w003_experiment.cpp's (docs/design/window003.md).
+// Scenario constants: test_window_mode_experiment.cpp's (docs/design/window-mode.md).
 constexpr uint64_t kOneWay = 16;
 constexpr uint32_t kReorderCount = 4096;
 constexpr uint64_t kReorderDist = 64;
@@ -627,7 +627,7 @@ RxEngineParams rx_params(uint32_t w, uint32_t t) {  // rtl/manifest/rx.json, rx_
   return p;
 }
 
-/// The plain-C++ model of the same scenario (w003_loop.hpp), for the
+/// The plain-C++ model of the same scenario (window_mode_loop.hpp), for the
 /// columns next to the RTL's.
 double model_mean_done(LoopConfig c, uint32_t seeds, uint64_t base) {
   double sum = 0;
@@ -680,8 +680,8 @@ void reorder_rows(uint32_t w, uint64_t seed, std::vector<ReorderRow>& out) {
 
 }  // namespace
 
-TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window003][rtl][stress]") {
-  const uint64_t seed = test_seed(1, "window003 rtl experiment");
+TEST_CASE("window_mode rtl: seed-003 experiment with the receiver RTL", "[window_mode][rtl][stress]") {
+  const uint64_t seed = test_seed(1, "window_mode rtl experiment");
   CAPTURE(seed);
 
   // ---------------------------------------------------------------- (a)
@@ -756,7 +756,7 @@ TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window00
 
   // ---------------------------------------------------------------- report
   nlohmann::json j =
-      report_head("tb/unit/window003/test_w003_rtl.cpp (tonic_rx_engine, Verilated rx_16x*_t*)", seed);
+      report_head("tb/unit/window_mode/test_window_mode_rtl.cpp (tonic_rx_engine, Verilated rx_16x*_t*)", seed);
   j["config"] = {{"one_way_delay_cycles", kOneWay},
                  {"rtt_cycles", 2 * kOneWay},
                  {"flows", 16},
@@ -809,7 +809,7 @@ TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window00
                                               {"wbase_only", r.rtl.incomplete},
                                               {"whole", r.whole.incomplete}}}});
   }
-  write_report(j, "window003_rtl.json");
+  write_report(j, "window_mode_rtl.json");
 
   // ---------------------------------------------------------------- checks
   auto frac = [&](Scheme s, uint32_t w) -> const ReorderRow& {
@@ -821,7 +821,7 @@ TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window00
   // WBASE-only sender at W 128 (no drops). Measured over the seed sets 1, 1001,
   // ..., 4001: W 32 0.410-0.416, W 64 0.915-0.987, W 128 0.987 (the model:
   // 0.420-0.429, 0.956-0.987, 0.987; the RTL's W 64 dips lower on the
-  // seeds with a rare tie, see window003.md). Same floors as the model's
+  // seeds with a rare tie, see window-mode.md). Same floors as the model's
   // test: W 64 >= 0.85, W 64 - W 32 >= 0.30 (0.50 measured at the least),
   // W 128 >= 0.95.
   for (const ReorderRow& r : ra)
@@ -879,7 +879,7 @@ TEST_CASE("window003 rtl: seed-003 experiment with the receiver RTL", "[window00
 // + 1) forever). Fixed: such an index is dropped before the
 // window step, reason `beyond`, counted in `beyond`, no RESEND, no other
 // state change; WindowRx drops it the same way (beyond the message).
-TEST_CASE("window003 rtl: a packet past the message end must not block completion", "[window003][rtl][badinput]") {
+TEST_CASE("window_mode rtl: a packet past the message end must not block completion", "[window_mode][rtl][badinput]") {
   RxEngineParams p;  // rx_16x32
   RxTb<Vrx_16x32> tb(p);
   RxCfg o;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The seed-003 receive window (docs/design/receiver.md, "Window (seed 003)"
-// mode and the window cell rules; docs/design/window003.md for the
+// mode and the window cell rules; docs/design/window-mode.md for the
 // experiment): a receiver-side sliding window WBASE + WVEC for RDMA over
 // unreliable, reordering interconnects, the sender that goes with it, and
 // the whole-message-retransmission baseline the seed compares against.
@@ -27,15 +27,15 @@
 // window W (a power of two in 32..256), context open with tag E, first
 // index F, packet count N (0 = unbounded), timeout T, GoBackAfter G. They
 // are the RTL's (tonic_rx_engine window mode as rx_engine_ref.hpp models
-// it; aligned in issue 5, docs/design/window003.md "Alignment with the
-// RTL"; tb/unit/window003/test_w003_rtl.cpp checks them against both):
+// it; aligned in issue 5, docs/design/window-mode.md "Alignment with the
+// RTL"; tb/unit/window_mode/test_window_mode_rtl.cpp checks them against both):
 //   - context closed: dropped (kClosed; the engine's "unknown flow");
 //   - g != E: zombie, dropped silently, counted;
 //   - message complete: duplicate (any index), dropped, no RESEND;
 //   - N != 0 and i >= F + N: dropped, counted as beyond the message, no
 //     RESEND (no sender of this message has it). The engine does the same
 //     (counted in its `beyond` counter); before the fix it held such an
-//     index and WBASE ran past F + N (test_w003_rtl.cpp, "past the message
+//     index and WBASE ran past F + N (test_window_mode_rtl.cpp, "past the message
 //     end");
 //   - i < WBASE: duplicate, dropped;
 //   - WBASE < i < WBASE + W: WVEC[i - WBASE] set (already set: duplicate);
@@ -76,7 +76,7 @@
 #include "rx_common.hpp"
 #include "seq.hpp"
 
-namespace tonic::w003 {
+namespace tonic::window_mode {
 
 /// The largest window the cell supports (the engine's W is 32..256).
 constexpr uint32_t kMaxW = 256;
@@ -627,4 +627,4 @@ class Sender {
   TxCounters c_;
 };
 
-}  // namespace tonic::w003
+}  // namespace tonic::window_mode

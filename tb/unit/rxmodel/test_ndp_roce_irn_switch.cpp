@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests for the receiver and switch models of issue 4 (section 4):
+// Tests for the NDP, RoCE and IRN receiver models and the switch queue model:
 // tb/common/ref/{rx_common,ndp_receiver,roce_receiver,irn_receiver,
 // switch_queue}.hpp. Directed cases for every rule, then one seeded random
 // run per model checked against an independent model written here (sets of

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the seed-003 window models (tb/common/ref/window003.hpp):
+// Tests of the seed-003 window models (tb/common/ref/window_mode.hpp):
 // directed cases for every rule of the cell, the window-mode receive
 // context, the counter baseline and the sender; then the seeded random
-// closed loop (w003_loop.hpp: delay, jitter, loss, duplication, zombies,
+// closed loop (window_mode_loop.hpp: delay, jitter, loss, duplication, zombies,
 // lossy control) checked for exactly-once delivery and completion, every
 // arrival and RESEND cross-checked against a literal model written here
 // (a set of received indices, WBASE recomputed as the lowest missing one,
@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "common/ref/window003.hpp"
+#include "common/ref/window_mode.hpp"
 #include "common/rng.hpp"
-#include "w003_loop.hpp"
+#include "window_mode_loop.hpp"
 
 using namespace tonic;
-using namespace tonic::w003;
+using namespace tonic::window_mode;
 
 namespace {
 
@@ -46,7 +46,7 @@ WindowRx make_rx(uint32_t w, uint64_t t, uint32_t g, bool beyond_sack = true) {
 
 // ---------------------------------------------------------------- the cell
 
-TEST_CASE("window003: cell holds in-window arrivals and advances by the run of ones", "[window003][smoke]") {
+TEST_CASE("window_mode: cell holds in-window arrivals and advances by the run of ones", "[window_mode][smoke]") {
   WindowCell c(32, 100);
   CHECK(c.step(103).kind == WindowCell::Kind::kHeld);
   CHECK(c.step(101).kind == WindowCell::Kind::kHeld);
@@ -71,7 +71,7 @@ TEST_CASE("window003: cell holds in-window arrivals and advances by the run of o
   CHECK(c.vec().none());
 }
 
-TEST_CASE("window003: cell window edge is WBASE + W - 1, a full window advances by W", "[window003][smoke]") {
+TEST_CASE("window_mode: cell window edge is WBASE + W - 1, a full window advances by W", "[window_mode][smoke]") {
   for (uint32_t w : {32u, 64u, 128u, 256u}) {
     INFO("W " << w);
     WindowCell c(w, 0);
@@ -89,7 +89,7 @@ TEST_CASE("window003: cell window edge is WBASE + W - 1, a full window advances 
   }
 }
 
-TEST_CASE("window003: cell wraps at 2^32 and rejects bad W", "[window003][badinput]") {
+TEST_CASE("window_mode: cell wraps at 2^32 and rejects bad W", "[window_mode][badinput]") {
   WindowCell c(64, 0xFFFF'FFF0u);
   CHECK(c.step(0x0000'0005u).kind == WindowCell::Kind::kHeld);  // d = 21
   CHECK(c.step(0xFFFF'FFEFu).kind == WindowCell::Kind::kDuplicate);
@@ -107,7 +107,7 @@ TEST_CASE("window003: cell wraps at 2^32 and rejects bad W", "[window003][badinp
 
 // ------------------------------------------------------- the receive context
 
-TEST_CASE("window003: in-window, duplicate, beyond-window and completion", "[window003][smoke]") {
+TEST_CASE("window_mode: in-window, duplicate, beyond-window and completion", "[window_mode][smoke]") {
   WindowRx rx = make_rx(32, 1000, 3);
   rx.open(0, kTag, 10, 40);
   CHECK(rx.arrive(1, kTag, 12) == Verdict::kDeliver);
@@ -174,7 +174,7 @@ TEST_CASE("window003: in-window, duplicate, beyond-window and completion", "[win
   CHECK(c.completed == 1);
 }
 
-TEST_CASE("window003: zombies of {node, context, MSGID} are dropped and counted", "[window003][smoke]") {
+TEST_CASE("window_mode: zombies of {node, context, MSGID} are dropped and counted", "[window_mode][smoke]") {
   WindowRx rx = make_rx(64, 50, 2);
   rx.open(0, kTag, 0, 8);
   const MsgTag bad[] = {{9, 2, 0x12345}, {1, 9, 0x12345}, {1, 2, 0x12344}};
@@ -199,7 +199,7 @@ TEST_CASE("window003: zombies of {node, context, MSGID} are dropped and counted"
   CHECK(rx.counters().zombies == 7);
 }
 
-TEST_CASE("window003: WBASE timeout sends RESEND, every G-th in a row goes back", "[window003][smoke]") {
+TEST_CASE("window_mode: WBASE timeout sends RESEND, every G-th in a row goes back", "[window_mode][smoke]") {
   WindowRx rx = make_rx(32, 100, 3);
   rx.open(5, kTag, 0, 200);
   CHECK(rx.next_timer() == 105);
@@ -256,8 +256,8 @@ TEST_CASE("window003: WBASE timeout sends RESEND, every G-th in a row goes back"
   CHECK_THROWS_AS(rx.advance(899), std::invalid_argument);
 }
 
-TEST_CASE("window003: timer by visit fires at the first visit after the deadline, restarts there",
-          "[window003][smoke]") {
+TEST_CASE("window_mode: timer by visit fires at the first visit after the deadline, restarts there",
+          "[window_mode][smoke]") {
   WindowConfig wc;
   wc.w = 32;
   wc.resend_timeout = 100;
@@ -281,7 +281,7 @@ TEST_CASE("window003: timer by visit fires at the first visit after the deadline
   CHECK(rx.next_timer() == 1216);
 }
 
-TEST_CASE("window003: GoBackAfter 0 never goes back, 1 always does", "[window003][smoke]") {
+TEST_CASE("window_mode: GoBackAfter 0 never goes back, 1 always does", "[window_mode][smoke]") {
   for (uint32_t g : {0u, 1u, 2u}) {
     WindowRx rx = make_rx(32, 10, g);
     rx.open(0, kTag, 0, 4);
@@ -292,7 +292,7 @@ TEST_CASE("window003: GoBackAfter 0 never goes back, 1 always does", "[window003
   }
 }
 
-TEST_CASE("window003: unbounded message: timer only while a packet above WBASE is held", "[window003][smoke]") {
+TEST_CASE("window_mode: unbounded message: timer only while a packet above WBASE is held", "[window_mode][smoke]") {
   WindowRx rx = make_rx(32, 20, 2);
   rx.open(0, kTag, 0, 0);
   CHECK(rx.next_timer() == WindowRx::kNever);
@@ -313,7 +313,7 @@ TEST_CASE("window003: unbounded message: timer only while a packet above WBASE i
   CHECK(rx.arrive(651, kTag, 0x7000'0000u) == Verdict::kBeyondWindow);
 }
 
-TEST_CASE("window003: RESEND as an rx beat", "[window003][smoke]") {
+TEST_CASE("window_mode: RESEND as an rx beat", "[window_mode][smoke]") {
   Ctl c;
   c.cycle = 7;
   c.wbase = 40;
@@ -333,7 +333,7 @@ TEST_CASE("window003: RESEND as an rx beat", "[window003][smoke]") {
 
 // ------------------------------------------------------------- the baseline
 
-TEST_CASE("window003: counter baseline completes one clean attempt, restarts on timeout", "[window003][smoke]") {
+TEST_CASE("window_mode: counter baseline completes one clean attempt, restarts on timeout", "[window_mode][smoke]") {
   CounterRx rx(50);
   rx.open(0, kTag, 100, 4);
   CHECK(rx.arrive(1, kTag, 101, 0) == Verdict::kDeliver);
@@ -359,7 +359,7 @@ TEST_CASE("window003: counter baseline completes one clean attempt, restarts on 
 
 // ---------------------------------------------------------------- the sender
 
-TEST_CASE("window003: sender paces, retransmits singles first, goes back, holds off", "[window003][smoke]") {
+TEST_CASE("window_mode: sender paces, retransmits singles first, goes back, holds off", "[window_mode][smoke]") {
   TxConfig tc;
   tc.tag = kTag;
   tc.first = 1000;
@@ -421,7 +421,7 @@ TEST_CASE("window003: sender paces, retransmits singles first, goes back, holds 
   CHECK(s.counters().retransmits == 1 + 3);
 }
 
-TEST_CASE("window003: whole-message sender restarts on a newer attempt only", "[window003][smoke]") {
+TEST_CASE("window_mode: whole-message sender restarts on a newer attempt only", "[window_mode][smoke]") {
   TxConfig tc;
   tc.tag = kTag;
   tc.count = 4;
@@ -527,8 +527,8 @@ class Literal {
 
 }  // namespace
 
-TEST_CASE("window003: random closed loop delivers every packet exactly once and completes",
-          "[window003][stress]") {
+TEST_CASE("window_mode: random closed loop delivers every packet exactly once and completes",
+          "[window_mode][stress]") {
   TONIC_SEED(0x003);
   Rng rng(tonic_seed_);
   const uint32_t kRuns = 150;
@@ -606,7 +606,7 @@ TEST_CASE("window003: random closed loop delivers every packet exactly once and 
                        << " zombies, " << dups << " duplicates");
 }
 
-TEST_CASE("window003: random whole-message baseline completes with one clean attempt", "[window003][stress]") {
+TEST_CASE("window_mode: random whole-message baseline completes with one clean attempt", "[window_mode][stress]") {
   TONIC_SEED(0x1003);
   Rng rng(tonic_seed_);
   for (uint32_t run = 0; run < 60; ++run) {

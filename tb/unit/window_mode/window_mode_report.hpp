@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Pieces shared by the two seed-003 experiments (test_w003_experiment.cpp
-// on the plain-C++ models, test_w003_rtl.cpp on the receiver RTL): number
+// Pieces shared by the two seed-003 experiments (test_window_mode_experiment.cpp
+// on the plain-C++ models, test_window_mode_rtl.cpp on the receiver RTL): number
 // formatting for the printed tables, the loss-free row a loss table is
 // relative to, and writing the JSON report under build/reports (the
 // targets define TONIC_SOURCE_DIR).
@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tonic::w003 {
+namespace tonic::window_mode {
 
 /// `v` printed with the printf format `f` (one double).
 inline std::string fmt(const char* f, double v) {
@@ -39,7 +39,7 @@ const Row& loss_free_row(const std::vector<Row>& rows, uint32_t n) {
 inline nlohmann::json report_head(const char* source, uint64_t seed) {
   nlohmann::json j;
   j["source"] = source;
-  j["doc"] = "docs/design/window003.md";
+  j["doc"] = "docs/design/window-mode.md";
   j["seed"] = seed;
   return j;
 }
@@ -51,4 +51,4 @@ inline void write_report(const nlohmann::json& j, const char* name) {
   std::ofstream(dir / name) << j.dump(2) << "\n";
 }
 
-}  // namespace tonic::w003
+}  // namespace tonic::window_mode

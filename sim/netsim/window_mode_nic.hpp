@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// W003SenderNic: the sender of seed 003's receive-window scheme as a host
-// NIC of tonic-netsim (docs/netsim.md, docs/design/window003.md). No Tonic
+// WindowModeSenderNic: the sender of seed 003's receive-window scheme as a host
+// NIC of tonic-netsim (docs/netsim.md, docs/design/window-mode.md). No Tonic
 // sender protocol drives the receiver's window mode (WBASE + WVEC with
-// RESEND), so this NIC runs the seed's sender model, w003::Sender
-// (tb/common/ref/window003.hpp), one per flow: each sends its message in
+// RESEND), so this NIC runs the seed's sender model, window_mode::Sender
+// (tb/common/ref/window_mode.hpp), one per flow: each sends its message in
 // order, at most one packet per cycle over all flows (round robin),
 // back-pressured by the host link like SenderNic; a RESEND queues WBASE
 // and, for a beyond-window drop, the index dropped (BeyondAction::kBoth); a
@@ -18,30 +18,30 @@
 #include <string>
 #include <vector>
 
-#include "common/ref/window003.hpp"
+#include "common/ref/window_mode.hpp"
 #include "nic.hpp"
 
 namespace tonic::netsim {
 
-class W003SenderNic : public SenderNicBase {
+class WindowModeSenderNic : public SenderNicBase {
  public:
-  SC_HAS_PROCESS(W003SenderNic);
+  SC_HAS_PROCESS(WindowModeSenderNic);
   sc_core::sc_in<bool> clk;
 
   /// cfg.holdoff_cycles: a single RESEND of a packet sent this recently is
   /// ignored (about one round trip).
-  W003SenderNic(sc_core::sc_module_name n, const SenderConfig& cfg, Link* egress)
+  WindowModeSenderNic(sc_core::sc_module_name n, const SenderConfig& cfg, Link* egress)
       : SenderNicBase(n, cfg, egress) {
     if (cfg_.segments == 0 || cfg_.segments >= (1ull << 31))
-      throw std::invalid_argument("window003: needs bounded messages of fewer than 2^31 segments");
+      throw std::invalid_argument("window_mode: needs bounded messages of fewer than 2^31 segments");
     for (uint32_t f = 0; f < cfg_.flows; ++f) {
-      w003::TxConfig tc;
-      tc.tag = w003::MsgTag{cfg_.host, f, 1};
+      window_mode::TxConfig tc;
+      tc.tag = window_mode::MsgTag{cfg_.host, f, 1};
       tc.first = 0;
       tc.count = static_cast<uint32_t>(cfg_.segments);
       tc.pace = 1;
-      tc.recovery = w003::Recovery::kPartial;
-      tc.beyond = w003::BeyondAction::kBoth;
+      tc.recovery = window_mode::Recovery::kPartial;
+      tc.beyond = window_mode::BeyondAction::kBoth;
       tc.holdoff = cfg.holdoff_cycles;
       tx_.emplace_back(tc);
     }
@@ -62,7 +62,7 @@ class W003SenderNic : public SenderNicBase {
         fail("control packet of an unknown flow key " + std::to_string(p.key));
         continue;
       }
-      w003::Ctl w;
+      window_mode::Ctl w;
       w.cycle = cycle_;
       w.wbase = p.ctl.cum_ack;
       w.go_back = p.ctl.go_back;
@@ -109,7 +109,7 @@ class W003SenderNic : public SenderNicBase {
     ++cycle_;
   }
 
-  std::vector<w003::Sender> tx_;
+  std::vector<window_mode::Sender> tx_;
   uint32_t rr_ = 0;
   uint64_t cycle_ = 0;
 };

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 003's experiment on the plain-C++ models (docs/design/window003.md):
+// Seed 003's experiment on the plain-C++ models (docs/design/window-mode.md):
 //  (a) reordering distance 64 with windows 32, 64 (and 128): delivered
 //      throughput as a fraction of the same window without reordering;
 //  (b) loss 0.1 - 0.5 %: message completion time of partial retransmission
 //      (RESEND) and of whole-message retransmission (the counter
 //      baseline), relative to loss-free.
-// Prints both tables, writes build/reports/window003.json and checks the
+// Prints both tables, writes build/reports/window_mode.json and checks the
 // qualitative results (margins justified next to each check).
 #include <catch2/catch.hpp>
 
@@ -20,15 +20,15 @@
 #include <nlohmann/json.hpp>
 
 #include "common/rng.hpp"
-#include "w003_loop.hpp"
-#include "w003_report.hpp"
+#include "window_mode_loop.hpp"
+#include "window_mode_report.hpp"
 
 using namespace tonic;
-using namespace tonic::w003;
+using namespace tonic::window_mode;
 
 namespace {
 
-// Scenario constants (docs/design/window003.md, "Scenario").
+// Scenario constants (docs/design/window-mode.md, "Scenario").
 constexpr uint64_t kOneWay = 16;          // cycles each way: RTT 32 cycles (320 ns at 100 MHz)
 constexpr uint32_t kGoBackAfter = 3;
 // (a)
@@ -88,9 +88,9 @@ struct LossRow {
 
 }  // namespace
 
-TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs retransmission scheme",
-          "[window003][stress]") {
-  const uint64_t seed = test_seed(1, "window003 experiment");
+TEST_CASE("window_mode: seed-003 experiment, reordering 64 vs window and loss vs retransmission scheme",
+          "[window_mode][stress]") {
+  const uint64_t seed = test_seed(1, "window_mode experiment");
   CAPTURE(seed);
 
   // ---------------------------------------------------------------- (a)
@@ -165,7 +165,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
 
   // ---------------------------------------------------------------- report
   nlohmann::json j =
-      report_head("tb/unit/window003/test_w003_experiment.cpp (tb/common/ref/window003.hpp, plain C++)", seed);
+      report_head("tb/unit/window_mode/test_window_mode_experiment.cpp (tb/common/ref/window_mode.hpp, plain C++)", seed);
   j["config"] = {{"one_way_delay_cycles", kOneWay},
                  {"rtt_cycles", 2 * kOneWay},
                  {"pace_cycles_per_packet", 1},
@@ -207,7 +207,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
                          {"whole_restarts", r.whole.restarts},
                          {"incomplete_runs", r.partial.incomplete + r.partial_base.incomplete + r.whole.incomplete}});
   }
-  write_report(j, "window003.json");
+  write_report(j, "window_mode.json");
 
   // ---------------------------------------------------------------- checks
   for (const ReorderRow& r : ra) CHECK(r.reordered.incomplete == 0);
@@ -236,7 +236,7 @@ TEST_CASE("window003: seed-003 experiment, reordering 64 vs window and loss vs r
     CHECK(frac(p, 128) >= 0.95);
   }
   // (b) Partial retransmission (WBASE + dropped) at 0.5 %, seed sets 1,
-  // 1001, ..., 4001 with the RTL's rules (window003.md, "Alignment with the
+  // 1001, ..., 4001 with the RTL's rules (window-mode.md, "Alignment with the
   // RTL"): 1.221-1.276 of loss-free (1024 packets), 1.297-1.445 (256). The
   // timer restarts on every delivery, so a loss is recovered when the
   // stream reaches WBASE + W and a beyond-window RESEND names it; about an

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The seed-003 closed loop (docs/design/window003.md): w003::Sender ->
+// The seed-003 closed loop (docs/design/window-mode.md): window_mode::Sender ->
 // data channel (delay, jitter = reordering, loss, duplication, zombie
-// packets of an earlier message) -> w003::WindowRx (or the baseline
-// w003::CounterRx) -> control channel (delay, jitter, loss) -> Sender,
+// packets of an earlier message) -> window_mode::WindowRx (or the baseline
+// window_mode::CounterRx) -> control channel (delay, jitter, loss) -> Sender,
 // stepped one cycle at a time until the message completes.
 //
 // Per cycle t, in this order: the data channel hands the receiver at most
@@ -22,10 +22,10 @@
 #include <tuple>
 #include <vector>
 
-#include "common/ref/window003.hpp"
+#include "common/ref/window_mode.hpp"
 #include "common/rng.hpp"
 
-namespace tonic::w003 {
+namespace tonic::window_mode {
 
 struct LoopConfig {
   // Message, window and sender.
@@ -200,4 +200,4 @@ inline LoopResult run_loop(const LoopConfig& cfg) {
   return r;
 }
 
-}  // namespace tonic::w003
+}  // namespace tonic::window_mode
