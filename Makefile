@@ -23,7 +23,7 @@ help:
 	@echo "make random-programs the scalability experiment: 72 random incoming.v programs through scripts/check-protocol"
 	@echo "                     -> build/reports/random_programs.json, docs/img/random_programs.png, docs/results.md"
 	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
-	@echo "make experiments     the experiment tests (rate accuracy, live-lock, seed-003 window) and the network experiments"
+	@echo "make experiments     the experiment tests (rate accuracy, live-lock, window mode) and the network experiments"
 	@echo "                     (tonic-netsim: NewReno, DCQCN, go-back-0/N/IRN, reordering; ARGS=--long) -> JSON, PNGs, docs/results.md"
 	@echo "make netsim          build tonic-netsim and run one scenario: CONFIG=sim/netsim/configs/<name>.json ARGS=\"--drops=5,37,38\""
 	@echo "make plots           PNGs of netsim/ns-3 run directories (DIRS=\"build/netsim/...\"; default: every run of make experiments)"

@@ -5,8 +5,8 @@
 //                       long-run rate of the RTL against the configured one
 //   livelock.json       tb/unit/livelock (ctest -L livelock): go-back-0 vs
 //                       go-back-N vs IRN at 1/256 loss
-//   window_mode.json      tb/unit/window_mode (ctest -L window_mode): seed 003's
-//                       receive window under reordering and loss (C++ model)
+//   window_mode.json    tb/unit/window_mode (ctest -L window_mode): the window
+//                       mode under reordering and loss (C++ model)
 // A report that is missing is skipped with a note (run its test first).
 // usage: node scripts/experiments.mjs   (make experiments: the tests, then this)
 import fs from 'node:fs';
@@ -76,7 +76,7 @@ if (w) {
     ['partial retransmissions', (r) => r.partial_retransmissions.toFixed(1)],
     ['whole restarts', (r) => r.whole_restarts.toFixed(1)],
   ]);
-  updateResults('window_mode', 'Seed 003 receive window: reordering and loss (C++ model; scripts/experiments.mjs)',
+  updateResults('window_mode', 'Window mode: reordering and loss (C++ model; scripts/experiments.mjs)',
     `Reordering distance ${c.reorder.jitter_cycles}, ${c.reorder.packets} packets, mean of ${c.reorder.seeds} seeds:\n\n${reorder}` +
     `\nLoss, W ${c.loss.window}, jitter ${c.loss.jitter_cycles}, mean of ${c.loss.seeds} seeds; completion time relative to loss-free:\n\n${loss}` +
     `\nRTT ${c.rtt_cycles} cycles, one packet per cycle (${w.doc}).\n`);

@@ -13,8 +13,8 @@
 //   e4  go-back-0 vs go-back-N vs IRN, 4 MiB messages at 1/256 loss: goodput
 //   e5  the window against reordering: NewReno and SACK (duplicate acks)
 //       and IRN (NACKs) through a switch that reorders like adaptive routing
-//   e6  seed 003's receive window (RTL, window mode) against reordering
-//       distance and loss, with the seed's sender model
+//   e6  the window mode (RTL, window mode) against reordering
+//       distance and loss, with the window-mode sender model
 //
 // usage: node scripts/netsim-experiments.mjs [--short] [--only e1,e3] [--long]
 //          [--netsim PATH] [--out DIR] [--jobs N] [--no-docs]
@@ -295,14 +295,14 @@ E.push({
   images: [['e5_newreno_reorder_0.05', 'seq.png']],
 });
 
-// e6: seed 003's receive window (W = 128 of rx_1024x128) against the
+// e6: the window mode (W = 128 of rx_1024x128) against the
 // reordering distance: a detour of up to D ns at 100 Gb/s and 1 KiB packets
 // lets a packet be overtaken by up to D / 82 ns packets; beyond W the
 // receiver drops (beyond-window) and asks for it again (RESEND).
 const E6 = [[0, 0, 0], [0.05, 2000, 0], [0.05, 10000, 0], [0.05, 20000, 0], [0.05, 40000, 0], [0, 0, 0.001], [0.05, 10000, 0.001], [0.05, 20000, 0.001]];
 E.push({
   id: 'e6',
-  title: "Seed 003's receive window against reordering distance and loss (window mode RTL, the seed's sender model)",
+  title: "Window mode against reordering distance and loss (window-mode RTL, the window-mode sender model)",
   runs: E6.map(([q, d, loss]) => ({
     name: `e6_reorder_${q}_${d}ns${loss ? `_loss_${loss}` : ''}`, config: 'reorder_window_mode.json', reorder: q, maxns: d, loss,
     args: [`--reorder=${q}`, ...(d ? [`--reorder-max-ns=${d}`] : []), ...(loss ? [`--loss=${loss}`, '--seed=5'] : [])],

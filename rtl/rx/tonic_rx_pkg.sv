@@ -13,7 +13,7 @@ package tonic_rx_pkg;
     ModeNdp    = 3'd1,  // ack / NACK every packet, paced pulls
     ModeRoce   = 3'd2,  // go-back-N, NACK rate limit, DCQCN notification point
     ModeIrn    = 3'd3,  // selective: NACK with SACK, DCQCN notification point
-    ModeWindow = 3'd4   // seed 003 sliding window: RESEND, zombie filter
+    ModeWindow = 3'd4   // window mode: sliding receive window (WBASE, WVEC), RESEND, zombie filter
   } rx_mode_e;
 
   /// Why a descriptor was delivered or dropped.

@@ -41,7 +41,7 @@ struct Packet {
   bool ce = false;            // data: ECN congestion experienced
   bool trimmed = false;       // data: payload trimmed by the switch (NDP)
   uint32_t bytes = 0;         // on the wire (payload + header)
-  uint16_t node = 0, ctx = 0; // data: seed-003 message tag {node, context, MSGID} (window mode)
+  uint16_t node = 0, ctx = 0; // data: window-mode message tag {node, context, MSGID} (window mode)
   uint32_t msgid = 0;
   RxCtl ctl;                  // control: the receiver's packet
 };

@@ -113,7 +113,7 @@ std::vector<Build> builds() {
        make_sender<Vtonic_rocev2_gb0_1024x128>},
       {"irn", "tonic_irn_1024x128", RxMode::kIrn, false, 0, 131072000, irn, make_sender<Vtonic_irn_1024x128>},
       {"ndp", "tonic_ndp_1024x128", RxMode::kNdp, false, 0, 0, ProtoProbe{}, make_sender<Vtonic_ndp_1024x128>},
-      // Seed 003: no Tonic protocol drives the window mode; the seed's sender model does.
+      // Window mode: no Tonic protocol drives it; the window-mode sender model does.
       {"window_mode", "window_mode::Sender (C++ model)", RxMode::kWindow, false, 0, 0, ProtoProbe{},
        [](const char* n, const SenderConfig& c, Link* l) -> SenderNicBase* { return new WindowModeSenderNic(n, c, l); }},
   };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// WindowModeSenderNic: the sender of seed 003's receive-window scheme as a host
+// WindowModeSenderNic: the sender of the window mode as a host
 // NIC of tonic-netsim (docs/netsim.md, docs/design/window-mode.md). No Tonic
 // sender protocol drives the receiver's window mode (WBASE + WVEC with
-// RESEND), so this NIC runs the seed's sender model, window_mode::Sender
+// RESEND), so this NIC runs the window-mode sender model, window_mode::Sender
 // (tb/common/ref/window_mode.hpp), one per flow: each sends its message in
 // order, at most one packet per cycle over all flows (round robin),
 // back-pressured by the host link like SenderNic; a RESEND queues WBASE

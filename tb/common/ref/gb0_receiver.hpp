@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Gb0Receiver: a RoCEv2 responder with go-back-0 loss recovery at segment
-// (PSN) granularity, the far end of the live-lock experiment of issue 4
+// (PSN) granularity, the far end of the live-lock experiment
 // (docs/design/livelock.md; Guo et al., SIGCOMM 2016, section on the RDMA
 // transport live-lock).
 //

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the receiver and switch models of issue 4 share (ndp_receiver.hpp,
+// What the NDP, RoCE and IRN receiver and switch models share (ndp_receiver.hpp,
 // roce_receiver.hpp, irn_receiver.hpp, gb0_receiver.hpp, switch_queue.hpp):
 // the event they send back to the sender, their counters, the event queue
 // and clock of a receiver (RxEventQueue, TimerlessRx), a receive window, the per-flow
@@ -110,7 +110,7 @@ inline RxEvent rx_event(uint32_t flow, ref::RxType type, uint32_t cum_ack, uint6
 }
 
 /// A TcpReceiver ack as an rx beat (ACK, or SACK when it carries one), so a
-/// testbench can merge TCP and issue-4 receivers into one stream.
+/// testbench can merge TCP, NDP, RoCE and IRN receivers into one stream.
 inline RxEvent to_rx_event(const AckEvent& a) {
   RxEvent e;
   e.flow = a.flow;

@@ -7,7 +7,7 @@
 //     what one descriptor, one OPEN / CLOSE or one timer visit does to a
 //     flow, which control packets it makes (in order) and which counters it
 //     bumps. These are the receive modes of the design doc, built like the
-//     issue-4 models (tcp_receiver.hpp, ndp_receiver.hpp, roce_receiver.hpp,
+//     NDP, RoCE and IRN models (tcp_receiver.hpp, ndp_receiver.hpp, roce_receiver.hpp,
 //     irn_receiver.hpp) with the RTL's choices where those differ (the
 //     delayed-ack and WBASE timers fire at the scan's visit, the NDP pull
 //     number is taken when the ack is made);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The seed-003 receive window (docs/design/receiver.md, "Window (seed 003)"
+// The window-mode receiver (docs/design/receiver.md, "Window"
 // mode and the window cell rules; docs/design/window-mode.md for the
 // experiment): a receiver-side sliding window WBASE + WVEC for RDMA over
 // unreliable, reordering interconnects, the sender that goes with it, and
@@ -27,7 +27,7 @@
 // window W (a power of two in 32..256), context open with tag E, first
 // index F, packet count N (0 = unbounded), timeout T, GoBackAfter G. They
 // are the RTL's (tonic_rx_engine window mode as rx_engine_ref.hpp models
-// it; aligned in issue 5, docs/design/window-mode.md "Alignment with the
+// it; aligned in docs/design/window-mode.md "Alignment with the
 // RTL"; tb/unit/window_mode/test_window_mode_rtl.cpp checks them against both):
 //   - context closed: dropped (kClosed; the engine's "unknown flow");
 //   - g != E: zombie, dropped silently, counted;
@@ -45,7 +45,7 @@
 //     F + N completes the message: the timer stops and one completion ACK
 //     (cum_ack = F + N, Ctl::complete) is sent;
 //   - i >= WBASE + W: dropped, RESEND(WBASE) with sack_valid = 1,
-//     sack_idx = i (the RTL; the seed's "resend this packet"); with
+//     sack_idx = i (the RTL; the reference scheme's "resend this packet"); with
 //     WindowConfig::beyond_sack = false (the RTL's first build, kept for
 //     the WBASE-only comparison) sack_valid = 0, sack_idx = 0. Does not
 //     touch the timer;
@@ -226,7 +226,7 @@ struct Counters {
   uint64_t acks = 0;            // completion ACKs sent
 };
 
-/// One receive context in window mode (seed 003). Rules: file comment.
+/// One receive context in window mode. Rules: file comment.
 class WindowRx {
  public:
   static constexpr uint64_t kNever = UINT64_MAX;
@@ -390,7 +390,7 @@ class WindowRx {
   Counters c_;
 };
 
-/// The seed's whole-message baseline (the "receiver counter" scheme): the
+/// The reference scheme's whole-message baseline (the "receiver counter" scheme): the
 /// receiver counts the packets of the current attempt (a packet of another
 /// attempt is stale, dropped; a repeat within the attempt is a duplicate -
 /// a generous counter, a plain one could not tell); the message completes
@@ -495,7 +495,7 @@ enum class Recovery : uint8_t {
 };
 
 /// Which packet a beyond-window RESEND (sack_valid) makes a partial sender
-/// retransmit. receiver.md names WBASE; the seed's text asks for the
+/// retransmit. receiver.md names WBASE; the reference scheme asks for the
 /// packet dropped; the receiver sends both, the sender picks.
 enum class BeyondAction : uint8_t { kBase, kDropped, kBoth };
 

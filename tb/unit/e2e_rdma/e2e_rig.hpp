@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Pieces shared by the end-to-end tests of the issue-4 protocols
+// Pieces shared by the end-to-end tests of the NDP, RoCE and IRN protocols
 // (test_e2e_rdma.cpp): delay lines, the conversion of a receiver model's
 // event into an rx beat, a log of the rx beats that entered the sender (to
 // match each incoming stage-2 trace with its event, two cycles later), an

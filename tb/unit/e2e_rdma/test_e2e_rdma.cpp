@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// End-to-end tests of the issue-4 protocols in the whole sender (tonic_top,
+// End-to-end tests of the NDP, RoCE and IRN protocols in the whole sender (tonic_top,
 // 16 flows, W = 128): NDP (token credit), RoCEv2 with DCQCN and go-back-N
 // (rate credit) and IRN (rate credit under a BDP window), each driven by
 // its receiver model (tb/common/ref) through delay lines and, where the

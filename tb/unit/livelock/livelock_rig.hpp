@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The live-lock experiment of issue 4 (docs/design/livelock.md): one flow of
+// The live-lock experiment (docs/design/livelock.md): one flow of
 // 4 MB messages (4096 x 1 KB segments) through a whole Tonic sender
 // (tonic_top, 16x128 model) at line rate, a channel with a fixed one-way
 // delay and independent seeded loss on data packets, and the receiver of

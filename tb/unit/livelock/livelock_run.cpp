@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// livelock_run: the live-lock experiment of issue 4 at any size
+// livelock_run: the live-lock experiment at any size
 // (docs/design/livelock.md). Prints the table; --json writes the report.
 //   build/<dir>/tb/unit/livelock/livelock_run --messages 20 --seed 7
 #include <chrono>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The live-lock experiment of issue 4 (docs/design/livelock.md): 4 MB
+// The live-lock experiment (docs/design/livelock.md): 4 MB
 // messages of 1 KB segments at 1/256 independent loss through the whole
 // sender (16x128 models). Go-back-0 must live-lock (goodput ~ 0 while the
 // link is busy); go-back-N and IRN must make progress. Writes

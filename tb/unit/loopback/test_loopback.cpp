@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Loopback (issue 5, docs/design/receiver.md "Verification plan"): the
+// Loopback (docs/design/receiver.md "Verification plan"): the
 // sender RTL (tonic_top) -> a channel model -> the receiver RTL
 // (tonic_rx_engine, rx_16x32) -> its control packets back to the sender's
 // rx input, for every sender protocol with the receive mode that matches it:
@@ -11,7 +11,7 @@
 //   irn            -> IRN, CNPs from the same bottleneck (the IRN sender
 //                     keeps its fixed rate: CNPs are counted, not acted on)
 //
-// The receiver's window mode (seed 003) has no sender protocol, so it is
+// The receiver's window mode has no sender protocol, so it is
 // not run here (tb/unit/window_mode covers it against its own driver).
 //
 // Channel (forward): optional bottleneck (SwitchQueue, 100 Gb/s, RED ECN),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Simulation-speed benchmark of the issue-4 protocol tops (1024 flows):
+// Simulation-speed benchmark of the NDP, RoCE and IRN protocol tops (1024 flows):
 // every flow backlogged; an ideal receiver acks each segment 20 cycles
 // after it leaves, and for NDP also pulls one segment per arrival (the
 // rx stream carries one event per cycle, so NDP runs at the rx stream's

@@ -476,14 +476,14 @@ TEST_CASE("rx: random arrivals, 1024 flows W=128", "[rx][stress]") {
       tonic_seed_, 150000, 24);
 }
 
-// The reference's rules against the issue-4 receiver models (rules layer
+// The reference's rules against the NDP, RoCE and IRN receiver models (rules layer
 // only, no RTL): the same arrivals give the same acks, NACKs, SACKs and CNPs.
 #include "common/ref/irn_receiver.hpp"
 #include "common/ref/ndp_receiver.hpp"
 #include "common/ref/roce_receiver.hpp"
 #include "common/ref/tcp_receiver.hpp"
 
-TEST_CASE("rx: reference rules agree with the issue-4 receiver models", "[rx][smoke]") {
+TEST_CASE("rx: reference rules agree with the NDP, RoCE and IRN receiver models", "[rx][smoke]") {
   TONIC_SEED(0xab1e);
   Rng rng(tonic_seed_);
   RxEngineParams p = rx_params_16x32();

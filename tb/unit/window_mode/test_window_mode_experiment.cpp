@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 003's experiment on the plain-C++ models (docs/design/window-mode.md):
+// The window-mode experiment on the plain-C++ models (docs/design/window-mode.md):
 //  (a) reordering distance 64 with windows 32, 64 (and 128): delivered
 //      throughput as a fraction of the same window without reordering;
 //  (b) loss 0.1 - 0.5 %: message completion time of partial retransmission
@@ -88,7 +88,7 @@ struct LossRow {
 
 }  // namespace
 
-TEST_CASE("window_mode: seed-003 experiment, reordering 64 vs window and loss vs retransmission scheme",
+TEST_CASE("window_mode: window-mode experiment, reordering 64 vs window and loss vs retransmission scheme",
           "[window_mode][stress]") {
   const uint64_t seed = test_seed(1, "window_mode experiment");
   CAPTURE(seed);
@@ -161,7 +161,7 @@ TEST_CASE("window_mode: seed-003 experiment, reordering 64 vs window and loss vs
        << fmt("%.2f", r.whole.done / f) << " | " << fmt("%.1f", r.partial.retx) << " | "
        << fmt("%.1f", r.whole.restarts) << " |\n";
   }
-  std::cout << "\nseed-003 experiment\n" << ta.str() << "\n" << tb.str() << std::flush;
+  std::cout << "\nwindow-mode experiment\n" << ta.str() << "\n" << tb.str() << std::flush;
 
   // ---------------------------------------------------------------- report
   nlohmann::json j =
@@ -221,7 +221,7 @@ TEST_CASE("window_mode: seed-003 experiment, reordering 64 vs window and loss vs
       if (r.policy == p && r.w == w) return r.fraction();
     return 0.0;
   };
-  // (a) With the dropped packet resent (the seed's text; alone or with
+  // (a) With the dropped packet resent (the reference scheme; alone or with
   // WBASE), measured over the seed sets 1, 1001, ..., 5001 (8 seeds each):
   // W 32 0.418-0.429, W 64 0.934-0.987, W 128 0.987. A window as large as
   // the reordering distance keeps nearly all of the throughput, half of it

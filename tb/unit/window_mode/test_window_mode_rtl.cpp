@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Seed 003's window on the receiver RTL (docs/design/window-mode.md,
+// the window mode on the receiver RTL (docs/design/window-mode.md,
 // "Alignment with the RTL" and "The experiment on the RTL"):
 //  1. rules: window_mode::WindowRx (tb/common/ref/window_mode.hpp) against the
 //     window-mode rules of RxEngineRef (tb/common/ref/rx_engine_ref.hpp,
@@ -11,7 +11,7 @@
 //     visit no earlier than the model's deadline and at most FlowCount - 1
 //     cycles plus the cycles the scan pointer was held by stage 1 later
 //     (receiver.md, "Timers by scan");
-//  3. the seed-003 experiment of test_window_mode_experiment.cpp with the RTL as
+//  3. the window-mode experiment of test_window_mode_experiment.cpp with the RTL as
 //     the receiver: window_mode::Sender -> channel -> data port; ctl port ->
 //     channel -> Sender. Writes build/reports/window_mode_rtl.json;
 //  4. a packet beyond the message end is dropped (counted as beyond, no
@@ -680,7 +680,7 @@ void reorder_rows(uint32_t w, uint64_t seed, std::vector<ReorderRow>& out) {
 
 }  // namespace
 
-TEST_CASE("window_mode rtl: seed-003 experiment with the receiver RTL", "[window_mode][rtl][stress]") {
+TEST_CASE("window_mode rtl: window-mode experiment with the receiver RTL", "[window_mode][rtl][stress]") {
   const uint64_t seed = test_seed(1, "window_mode rtl experiment");
   CAPTURE(seed);
 
@@ -752,7 +752,7 @@ TEST_CASE("window_mode rtl: seed-003 experiment with the receiver RTL", "[window
        << fmt("%.1f", r.emu.retx) << " / " << fmt("%.1f", r.rtl.retx) << " | " << fmt("%.1f", r.whole.restarts)
        << " | " << r.emu.incomplete + r.rtl.incomplete + r.whole.incomplete << " |\n";
   }
-  std::cout << "\nseed-003 experiment on the RTL (tonic_rx_engine)\n" << ta.str() << "\n" << tb.str() << std::flush;
+  std::cout << "\nwindow-mode experiment on the RTL (tonic_rx_engine)\n" << ta.str() << "\n" << tb.str() << std::flush;
 
   // ---------------------------------------------------------------- report
   nlohmann::json j =

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The seed-003 closed loop (docs/design/window-mode.md): window_mode::Sender ->
+// The window-mode closed loop (docs/design/window-mode.md): window_mode::Sender ->
 // data channel (delay, jitter = reordering, loss, duplication, zombie
 // packets of an earlier message) -> window_mode::WindowRx (or the baseline
 // window_mode::CounterRx) -> control channel (delay, jitter, loss) -> Sender,

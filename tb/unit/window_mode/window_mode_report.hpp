@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Pieces shared by the two seed-003 experiments (test_window_mode_experiment.cpp
+// Pieces shared by the two window-mode experiments (test_window_mode_experiment.cpp
 // on the plain-C++ models, test_window_mode_rtl.cpp on the receiver RTL): number
 // formatting for the printed tables, the loss-free row a loss table is
 // relative to, and writing the JSON report under build/reports (the
