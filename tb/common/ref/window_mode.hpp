@@ -3,7 +3,7 @@
 // mode and the window cell rules; docs/design/window-mode.md for the
 // experiment): a receiver-side sliding window WBASE + WVEC for RDMA over
 // unreliable, reordering interconnects, the sender that goes with it, and
-// the whole-message-retransmission baseline the seed compares against.
+// the whole-message-retransmission baseline the reference scheme compares against.
 //
 // Plain C++ (no Verilator headers). Indices are 32-bit packet (segment)
 // indices compared in serial order (seq.hpp). Time is in cycles; every
@@ -16,7 +16,7 @@
 //   WindowRx    one receive context in window mode: expected
 //               {node, context, MSGID}, message range, the WBASE timer, the
 //               RESENDs (take_ctl()), completion, counters.
-//   CounterRx   the baseline: the receiver-counter scheme of the seed
+//   CounterRx   the baseline: the receiver-counter scheme of the reference scheme
 //               (count the packets of the current attempt; on a timeout ask
 //               for the whole message again under a new attempt number).
 //   Sender      sends a message of N packets at a set pace and recovers
