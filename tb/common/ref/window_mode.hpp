@@ -82,7 +82,7 @@ namespace tonic::window_mode {
 constexpr uint32_t kMaxW = 256;
 
 /// Who a packet belongs to: sender node, sender context, MSGID (20 bits in
-/// the seed; the model compares whatever values it is given).
+/// the reference scheme; the model compares whatever values it is given).
 struct MsgTag {
   uint32_t node = 0;
   uint32_t ctx = 0;
