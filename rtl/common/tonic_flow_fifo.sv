@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tonic_flow_fifo: FIFO of unique flow ids, K insert ports, one pop per cycle.
 //
-// The flow scheduler's set (DESIGN.md 2.1): the active set and the
+// The flow scheduler's set (docs/spec/blocks.md, "Flow scheduling"): the active set and the
 // ready-to-transmit set are FIFOs of flow ids, so popping the head gives
 // round robin between flows. A flow id is never held twice: a membership bit
 // per id turns the insert of an id that is already in the FIFO into a no-op.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tonic_rate_timer: per-flow "eligible at cycle t" timers for rate credit.
 //
-// The CR engine's rate scheme (DESIGN.md 2.3): a flow that lacks L bytes of
+// The CR engine's rate scheme (docs/spec/credit-schemes.md, "Rate"): a flow that lacks L bytes of
 // credit is armed to become eligible at now + L/R; when that time comes it
 // is released on rel_* and goes to the ready-to-transmit set.
 //

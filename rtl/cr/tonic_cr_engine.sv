@@ -3,8 +3,8 @@
 //
 // Holds up to RingN segment addresses per flow, produced by the DD engine
 // ahead of transmission, and releases one address per cycle to the DMA
-// pipeline, round robin between flows that have one (DESIGN.md 2.1 steps
-// 5-9). With window credit the DD engine already enforces the window, so a
+// pipeline, round robin between flows that have one (docs/spec/blocks.md,
+// "Flow scheduling", step 2). With window credit the DD engine already enforces the window, so a
 // flow is ready to transmit iff its ring is not empty. The rate and token
 // schemes enforce their credit where the DD engine picks a segment (one
 // permit per segment, docs/design/credit-schemes.md), so the rings hold
