@@ -85,7 +85,7 @@ export function helpText(spec) {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${arg}`;
     let text = o.help ?? '';
     if (o.multiple) text += `${text ? ' ' : ''}(repeatable)`;
-    if (o.default !== undefined && o.type !== 'boolean' && !(Array.isArray(o.default) && o.default.length === 0)) {
+    if (o.default !== undefined && o.default !== '' && o.type !== 'boolean' && !(Array.isArray(o.default) && o.default.length === 0)) {
       const shown = o.shown ?? (Array.isArray(o.default) ? o.default.join(' ') : o.default);
       text += `${text ? ' ' : ''}(default ${shown})`;
     }
