@@ -85,7 +85,9 @@ export function helpText(spec) {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${arg}`;
     let text = o.help ?? '';
     if (o.multiple) text += `${text ? ' ' : ''}(repeatable)`;
-    if (o.default !== undefined && o.default !== '' && o.type !== 'boolean' && !(Array.isArray(o.default) && o.default.length === 0)) {
+    const hasDefault = o.default !== undefined && o.default !== '' && o.type !== 'boolean' &&
+      !(Array.isArray(o.default) && o.default.length === 0);
+    if (o.shown !== undefined || hasDefault) {
       const shown = o.shown ?? (Array.isArray(o.default) ? o.default.join(' ') : o.default);
       text += `${text ? ' ' : ''}(default ${shown})`;
     }
