@@ -27,8 +27,8 @@
 //               bitmap at a variable offset (a 128-bit barrel shift)
 // Writes build/random-programs/p<NNN>/ (the programs and each check's
 // JSON), build/reports/random_programs.json, build/reports/random_programs.png
-// (gnuplot), docs/img/random_programs.png and the random_programs table of
-// docs/results.md. Exit 1 if a program fails a check other than the levels
+// (gnuplot: scripts/gnuplot.mjs's levelsScript), docs/img/random_programs.png
+// and the random_programs table of docs/results.md. Exit 1 if a program fails a check other than the levels
 // verdict (the generator must only make valid programs).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
