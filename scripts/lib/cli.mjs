@@ -24,7 +24,7 @@
 //                unparsed (returned as `rest`, null when there is no "--")
 // Numbers are written as JavaScript reads them: 2, 1e6, 2.5e7, 0x10.
 //
-// parseCli(spec, argv) returns { values, positionals, rest } or throws a
+// parseCli(spec, argv) returns { values, positionals, rest, help } or throws a
 // CliError; cli(spec, argv) does the same but prints --help and exits 0, or
 // prints the error (naming the flag) with the synopsis and exits 2.
 import { parseArgs } from 'node:util';
@@ -114,15 +114,15 @@ function toNumber(name, o, text) {
   return n;
 }
 
-/// `--flag value` as `--flag=value` for options whose value may start with a
-/// dash (strict parseArgs would take such a value for a flag).
+/// `--flag value` as `--flag=value` where the value starts with a dash and
+/// may: any value of a dashValue option, a negative number of a number
+/// option (strict parseArgs would take such a value for a flag). Long
+/// flags only.
 function joinDashValues(argv, options) {
   const takes = new Map();
   for (const [name, o] of Object.entries(options)) {
     if (o.type === 'boolean') continue;
-    const dash = o.dashValue ? () => true : o.type === 'number' ? (v) => /^-[\d.]/.test(v) : () => false;
-    takes.set(`--${name}`, dash);
-    if (o.short) takes.set(`-${o.short}`, dash);
+    takes.set(`--${name}`, o.dashValue ? () => true : o.type === 'number' ? (v) => /^-[\d.]/.test(v) : () => false);
   }
   const out = [];
   for (let i = 0; i < argv.length; i++) {
@@ -130,7 +130,7 @@ function joinDashValues(argv, options) {
     if (a === '--') { out.push(...argv.slice(i)); break; }
     const ok = takes.get(a);
     if (ok && i + 1 < argv.length && argv[i + 1].startsWith('-') && ok(argv[i + 1])) {
-      out.push(a.startsWith('--') ? `${a}=${argv[i + 1]}` : a, ...(a.startsWith('--') ? [] : [argv[i + 1]]));
+      out.push(`${a}=${argv[i + 1]}`);
       i++;
     } else out.push(a);
   }
