@@ -17,13 +17,22 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfigs, ROOT } from './manifest.mjs';
+import { cli } from './lib/cli.mjs';
 import { markdownTable, REPORTS, updateResults, writeReport } from './report.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+const { values: opts } = cli({
+  name: 'bench',
+  description: 'Verilator simulation speed of every model and its build time (build/bench, Release);\n' +
+    'writes build/reports/bench.json, build/reports/bench.md and the table in docs/results.md.',
+  options: {
+    cycles: { type: 'number', help: 'cycles per benchmark case (passed to every bench_* executable)' },
+    filter: { type: 'string', arg: 'S', help: 'only models and cases whose name contains S' },
+    'no-build-times': { type: 'boolean', help: 'do not rebuild each model to time it' },
+  },
+});
 const BUILD = path.join(ROOT, 'build', 'bench');
-const cycles = opt('--cycles');
-const filter = opt('--filter');
+const cycles = opts.cycles === undefined ? null : String(opts.cycles);
+const filter = opts.filter ?? null;
 
 function sh(cmd, argv, quiet = true) {
   const r = spawnSync(cmd, argv, { cwd: ROOT, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', encoding: 'utf8' });
@@ -72,7 +81,7 @@ function removeModelOutputs(name) {
 
 const models = loadConfigs().filter((c) => c.model !== false && (!filter || c.name.includes(filter)));
 const buildS = {};
-if (!args.includes('--no-build-times')) {
+if (!opts['no-build-times']) {
   for (const c of models) {
     removeModelOutputs(c.name);
     const t0 = process.hrtime.bigint();

@@ -46,6 +46,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from './levels.mjs';
+import { cli } from './lib/cli.mjs';
 import { loadConfigs, ROOT } from './manifest.mjs';
 import { describe } from './protocols.mjs';
 
@@ -296,28 +297,35 @@ export function checkProtocol(dirArg, opts = {}) {
   }
 }
 
+/// The command line of scripts/check-protocol.
+const CLI = {
+  name: 'check-protocol',
+  usage: 'scripts/check-protocol <dir> [--window W] [--json FILE] [--strict] [--skip-top] [--quiet]',
+  description: 'Checks a protocol folder against the protocol API and the 10 ns budget. Exit 0: every step ok and\n' +
+    'the verdict pass (or marginal without --strict); 1: a step failed or the verdict is fail; 2: bad usage.',
+  options: {
+    window: { type: 'number', default: 128, arg: 'W', help: 'the window ring size to check at (a power of two in 8..256)' },
+    json: { type: 'string', arg: 'FILE', help: 'also write the result as JSON to FILE' },
+    strict: { type: 'boolean', help: 'a "marginal" levels verdict fails too' },
+    'skip-top': { type: 'boolean', help: 'skip the lint of tonic_top with the protocol (step 5)' },
+    keep: { type: 'boolean', help: 'keep the temporary work folder' },
+    quiet: { type: 'boolean', help: 'print only the summary line (and failures)' },
+  },
+  positionals: { names: '<dir>', min: 1, max: 1 },
+};
+
 function main(argv) {
-  const usage = 'usage: scripts/check-protocol <dir> [--window W] [--json FILE] [--strict] [--skip-top] [--quiet]';
-  const opts = {};
-  let dir = null;
-  let json = null;
-  let quiet = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--window') opts.window = Number(argv[++i]);
-    else if (a === '--json') json = argv[++i];
-    else if (a === '--strict') opts.strict = true;
-    else if (a === '--skip-top') opts.skipTop = true;
-    else if (a === '--keep') opts.keep = true;
-    else if (a === '--quiet') quiet = true;
-    else if (a === '-h' || a === '--help') { console.log(usage); return 0; }
-    else if (a.startsWith('-') || dir !== null) { console.error(`check-protocol: unknown argument ${a}\n${usage}`); return 2; }
-    else dir = a;
-  }
-  if (dir === null) { console.error(usage); return 2; }
-  const w = opts.window ?? 128;
+  const { values: o, positionals } = cli(CLI, argv);
+  const dir = positionals[0];
+  const json = o.json ?? null;
+  const quiet = o.quiet;
+  const opts = { window: o.window };
+  if (o.strict) opts.strict = true;
+  if (o['skip-top']) opts.skipTop = true;
+  if (o.keep) opts.keep = true;
+  const w = opts.window;
   if (!Number.isInteger(w) || w < 8 || w > 256 || (w & (w - 1)) !== 0) {
-    console.error(`check-protocol: --window must be a power of two in 8..256, not ${argv[argv.indexOf('--window') + 1]}`);
+    console.error(`check-protocol: --window must be a power of two in 8..256, not ${w}`);
     return 2;
   }
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {

@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 
 import { compareDirs, COMPLETION_TOLERANCE_PCT, fmtPct, InputError } from './compare.mjs';
 import { gnuplotAvailable, overlayScript, render } from './gnuplot.mjs';
+import { cli, usageLine } from './lib/cli.mjs';
 import { ROOT } from './manifest.mjs';
 import { markdownTable, updateResults, writeReport } from './report.mjs';
 
@@ -69,22 +70,31 @@ export function slug(pattern) {
 
 class Fail extends Error {}
 
-function parseArgs(argv) {
-  const o = { netsim: null, ns3: null, config: path.join(ROOT, 'sim', 'netsim', 'configs', 'newreno_single.json'),
-    out: path.join(ROOT, 'build', 'compare'), patterns: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith('--') && argv[i].includes('=') ? [argv[i].slice(0, argv[i].indexOf('=')), argv[i].slice(argv[i].indexOf('=') + 1)] : [argv[i], null];
-    const key = { '--netsim': 'netsim', '--ns3': 'ns3', '--config': 'config', '--out': 'out', '--pattern': 'patterns' }[flag];
-    if (!key) throw new InputError(`unknown argument ${argv[i]}`);
-    let v = inline;
-    if (v === null) {
-      if (i + 1 >= argv.length) throw new InputError(`${flag} needs a value`);
-      v = argv[++i];
-    }
-    if (key === 'patterns') o.patterns.push(v.trim());
-    else o[key] = v;
-  }
-  if (!o.netsim || !o.ns3) throw new InputError('usage: compare-suite.mjs --netsim PATH --ns3 PATH [--config FILE] [--out DIR] [--pattern OPTIONS]...');
+/// The command line of compare-suite.mjs.
+const CLI = {
+  name: 'compare-suite',
+  usage: "node scripts/compare-suite.mjs --netsim PATH --ns3 PATH [--config FILE] [--out DIR] [--pattern 'OPTIONS']...",
+  description: 'One NewReno scenario under several drop patterns, each run by tonic-netsim and by tonic-ns3 and\n' +
+    'compared (scripts/compare.mjs): build/reports/compare.json, the compare table of docs/results.md and\n' +
+    'an overlay plot per pattern. Exit 1 when a run fails, 2 on bad usage.',
+  options: {
+    netsim: { type: 'string', arg: 'PATH', help: 'the tonic-netsim executable (required)' },
+    ns3: { type: 'string', arg: 'PATH', help: 'the tonic-ns3 executable (required)' },
+    config: { type: 'string', arg: 'FILE', default: path.join(ROOT, 'sim', 'netsim', 'configs', 'newreno_single.json'),
+      shown: 'sim/netsim/configs/newreno_single.json', help: 'the scenario, given to both' },
+    out: { type: 'string', arg: 'DIR', default: path.join(ROOT, 'build', 'compare'), shown: 'build/compare',
+      help: 'where the runs go: DIR/<slug>/{tonic,ns3}' },
+    pattern: { type: 'string', multiple: true, dashValue: true, arg: "'OPTIONS'",
+      help: "a drop pattern, the simulators' drop options in one string, e.g. '--loss=0.0005 --seed=7' " +
+        '(default: the nine PATTERNS of this file)' },
+  },
+};
+
+/// The options of a command line (cli.mjs), the patterns defaulted.
+function options(argv) {
+  const { values } = cli(CLI, argv);
+  const o = { ...values, patterns: values.pattern.map((p) => p.trim()) };
+  if (!o.netsim || !o.ns3) throw new InputError(usageLine(CLI));
   if (!o.patterns.length) o.patterns = PATTERNS;
   return o;
 }
@@ -121,7 +131,7 @@ function overlay(dir, name, row) {
 }
 
 function main(argv) {
-  const o = parseArgs(argv);
+  const o = options(argv);
   const config = path.resolve(o.config);
   const out = path.resolve(o.out);
   for (const [what, exe] of [['tonic-netsim', o.netsim], ['tonic-ns3', o.ns3]]) {

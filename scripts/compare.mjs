@@ -38,6 +38,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './lib/cli.mjs';
 
 /// Completion times within this many percent of ns-3's count as equal.
 export const COMPLETION_TOLERANCE_PCT = 2;
@@ -304,26 +305,23 @@ export function formatComparison(r) {
   ].join('\n') + '\n';
 }
 
+/// The command line of scripts/compare.
+const CLI = {
+  name: 'compare',
+  usage: 'scripts/compare TONIC_DIR NS3_DIR [--json OUT.json] [--label NAME]',
+  description: 'One scenario run by tonic-netsim and by tonic-ns3, side by side: the figures and the verdict.\n' +
+    'Exit 2 on a usage error or a malformed run directory.',
+  options: {
+    json: { type: 'string', arg: 'OUT.json', help: 'also write the comparison as JSON' },
+    label: { type: 'string', arg: 'NAME', help: "the row's name (default: the scenario of TONIC_DIR's summary)" },
+  },
+  positionals: { names: 'TONIC_DIR NS3_DIR', min: 2, max: 2 },
+};
+
 function main(argv) {
-  const dirs = [];
-  let json = null;
-  let label = null;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--json' || a === '--label') {
-      if (i + 1 >= argv.length) throw new InputError(`${a} needs a value`);
-      if (a === '--json') json = argv[++i];
-      else label = argv[++i];
-    } else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: scripts/compare TONIC_DIR NS3_DIR [--json OUT.json] [--label NAME]\n');
-      return 0;
-    } else if (a.startsWith('--')) {
-      throw new InputError(`unknown option ${a}`);
-    } else {
-      dirs.push(a);
-    }
-  }
-  if (dirs.length !== 2) throw new InputError('usage: scripts/compare TONIC_DIR NS3_DIR [--json OUT.json] [--label NAME]');
+  const { values: o, positionals: dirs } = cli(CLI, argv);
+  const json = o.json ?? null;
+  const label = o.label ?? null;
   const row = compareDirs(dirs[0], dirs[1], label);
   process.stdout.write(formatComparison(row));
   if (json) {

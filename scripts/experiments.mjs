@@ -12,7 +12,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { cli } from './lib/cli.mjs';
 import { markdownTable, REPORTS, updateResults } from './report.mjs';
+
+cli({
+  name: 'experiments',
+  description: 'The tables of the experiments the tests run (rate_accuracy.json, livelock.json, window003.json\n' +
+    'in build/reports/) into docs/results.md; a missing report is skipped with a note.',
+});
 
 function load(name) {
   const file = path.join(REPORTS, name);

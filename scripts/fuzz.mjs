@@ -22,17 +22,31 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './manifest.mjs';
+import { cli } from './lib/cli.mjs';
+import { runPool } from './lib/pool.mjs';
 import { markdownTable, writeReport } from './report.mjs';
 
 const ALL = ['newreno_16x16', 'rocev2_dcqcn_16x128', 'ndp_16x128'];
-const args = process.argv.slice(2);
-const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const seconds = Number(opt('--seconds', '60'));
-const targets = (opt('--targets') || ALL.join(' ')).split(/[\s,]+/).filter(Boolean);
-const jobs = Math.max(1, Number(opt('--jobs', '1')));
-const build = path.resolve(ROOT, opt('--build', 'build/fuzz'));
-const keep = args.includes('--keep-corpus');
-const extra = (opt('--libfuzzer') || '').split(/\s+/).filter(Boolean);
+const { values: opts } = cli({
+  name: 'fuzz',
+  description: 'Runs the libFuzzer targets of tb/fuzz (built in --build) and writes build/reports/fuzz.json\n' +
+    'and the table of docs/fuzz.md. Exit 1 when a target found a crash.',
+  options: {
+    seconds: { type: 'number', default: 60, help: 'run time of each target (-max_total_time)' },
+    targets: { type: 'string', default: ALL.join(' '), arg: '"A B"', help: 'the targets (space or comma separated)' },
+    jobs: { type: 'number', default: 1, help: 'targets at once (each on one core)' },
+    build: { type: 'string', default: 'build/fuzz', arg: 'DIR', help: 'the fuzz build folder' },
+    'keep-corpus': { type: 'boolean', help: 'start from the working corpus of the last run (plus the seeds)' },
+    libfuzzer: { type: 'string', default: '', arg: '"-flag=v ..."', dashValue: true,
+      help: 'more flags for every target, e.g. "-len_control=0"' },
+  },
+});
+const seconds = opts.seconds;
+const targets = (opts.targets || ALL.join(' ')).split(/[\s,]+/).filter(Boolean);
+const jobs = Math.max(1, opts.jobs);
+const build = path.resolve(ROOT, opts.build);
+const keep = opts['keep-corpus'];
+const extra = (opts.libfuzzer || '').split(/\s+/).filter(Boolean);
 
 for (const t of targets) {
   if (!ALL.includes(t)) {
@@ -124,11 +138,7 @@ function runTarget(t) {
 }
 
 // Up to `jobs` targets at once.
-const rows = [];
-const queue = [...targets];
-await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, async () => {
-  while (queue.length) rows.push(await runTarget(queue.shift()));
-}));
+const rows = await runPool(targets, jobs, runTarget);
 rows.sort((a, b) => ALL.indexOf(a.target) - ALL.indexOf(b.target));
 
 const merged = writeReport('fuzz.json', rows, 'target', new Set(ALL));

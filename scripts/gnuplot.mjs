@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// gnuplot.mjs — the one place that writes gnuplot scripts for the network
-// simulations' run directories (sim/common/run_output.hpp): the per-run
-// plots of scripts/plots.mjs and the Tonic-vs-ns-3 overlay of
-// scripts/compare-suite.mjs.
+// gnuplot.mjs — the one place in scripts/ that writes gnuplot scripts: for
+// the network simulations' run directories (sim/common/run_output.hpp) the
+// per-run plots of scripts/plots.mjs and scripts/netsim-experiments.mjs and
+// the Tonic-vs-ns-3 overlay of scripts/compare-suite.mjs; the levels
+// against estimated delay plot of scripts/random-programs.mjs. (tonic-run,
+// sim/run/tonic_run.cpp, writes its own plot.gp in C++.)
 //
 // Each *Script function returns a gnuplot script as text; CSV files are
 // named relative to the directory gnuplot runs in (render's `dir`), tables
@@ -158,6 +160,39 @@ export function overlayScript({ png, title, runs, xmax }) {
     'set offsets 0, 0, graph 0.05, graph 0.05',
     seq.length ? plotLine(seq) : "set label 1 'no tx.csv' at graph 0.5, graph 0.5 center\nplot [0:1][0:1] NaN notitle",
     'unset multiplot',
+  ].join('\n') + '\n';
+}
+
+/// random_programs.png: logic levels against estimated delay of checked
+/// programs (`points`: [{levels, delay_ns, verdict}], verdict pass,
+/// marginal or fail), the verdict bands' limits (`bands`: {pass,
+/// marginal}, levels) and 10 ns marked, and the linear calibration
+/// delay = `calibration.a` + `calibration.b` * levels dashed.
+export function levelsScript({ png, title, points, bands, calibration = { a: 0.6, b: 0.29 } }) {
+  const maxLevels = Math.max(0, ...points.map((p) => p.levels));
+  const xmax = Math.max(50, Math.ceil(maxLevels / 10) * 10 + 5);
+  const kinds = [['pass', GREEN], ['marginal', ORANGE], ['fail', RED]]
+    .map(([v, colour]) => ({ v, colour, rows: points.filter((p) => p.verdict === v).map((p) => [p.levels, p.delay_ns]) }))
+    .filter((k) => k.rows.length > 0);
+  const series = kinds.map((k) => `$${k.v} using 1:2 with points pt 7 lc rgb '${k.colour}' title ${gpStr(k.v)}`);
+  series.push(`${calibration.a} + ${calibration.b} * x with lines dt 2 lw 1.5 lc rgb 'gray40' ` +
+    `title ${gpStr(`linear calibration ${calibration.a} + ${calibration.b} L`)}`);
+  return [
+    ...preamble(png, 900, 600),
+    ...kinds.flatMap((k) => dataBlock(k.v, k.rows)),
+    `set title ${gpStr(title)}`,
+    "set xlabel 'logic levels (levels.mjs)'",
+    "set ylabel 'estimated delay (ns, levels.mjs DELAY)'",
+    `set xrange [0:${xmax}]`,
+    'set yrange [0:*]',
+    'set key inside bottom right vertical box opaque',
+    `set arrow from ${bands.pass},graph 0 to ${bands.pass},graph 1 nohead dt 2 lc rgb '${GREEN}'`,
+    `set arrow from ${bands.marginal},graph 0 to ${bands.marginal},graph 1 nohead dt 2 lc rgb '${RED}'`,
+    `set arrow from 0,10 to ${xmax},10 nohead lc rgb 'black'`,
+    `set label ${gpStr(`pass <= ${bands.pass}`)} at 2,graph 0.95`,
+    `set label ${gpStr(`fail > ${bands.marginal}`)} at ${bands.marginal + 1},graph 0.95`,
+    "set label '10 ns' at 1,10.4",
+    plotLine(series),
   ].join('\n') + '\n';
 }
 

@@ -48,6 +48,7 @@ import fs from 'node:fs';
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './lib/cli.mjs';
 
 /// The cell attribute that marks the cells of split module i (value i >= 1).
 export const SPLIT_ATTR = 'tonic_split';
@@ -389,15 +390,21 @@ export function analyze(netlist, topArg = null, opts = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  if (args.length < 1 || args[0].startsWith('--')) {
-    process.stderr.write('usage: node levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...] [--endpoints N]\n');
-    process.exit(2);
-  }
-  const netlist = JSON.parse(fs.readFileSync(args[0], 'utf8'));
-  const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
-  const split = opt('--split') ? opt('--split').split(',') : [];
-  const r = analyze(netlist, opt('--top'), { split, endpoints: Number(opt('--endpoints') ?? 0) });
-  if (!args.includes('--path')) { delete r.path; delete r.path_fixed; delete r.delay_path; }
+  const { values: opts, positionals } = cli({
+    name: 'levels',
+    usage: 'node scripts/levels.mjs <netlist.json> [--top NAME] [--path] [--split M1,M2...] [--endpoints N]',
+    description: 'Logic levels and resource counts of a synth_xilinx netlist (JSON on stdout).',
+    options: {
+      top: { type: 'string', arg: 'NAME', help: 'the top module (default: the netlist\'s top)' },
+      path: { type: 'boolean', help: 'keep the critical path(s) in the output' },
+      split: { type: 'string', arg: 'M1,M2...', help: 'count the cells of these modules apart (the protocol split)' },
+      endpoints: { type: 'number', default: 0, help: 'list the N deepest endpoints' },
+    },
+    positionals: { names: '<netlist.json>', min: 1, max: 1 },
+  });
+  const netlist = JSON.parse(fs.readFileSync(positionals[0], 'utf8'));
+  const split = opts.split ? opts.split.split(',') : [];
+  const r = analyze(netlist, opts.top ?? null, { split, endpoints: opts.endpoints });
+  if (!opts.path) { delete r.path; delete r.path_fixed; delete r.delay_path; }
   process.stdout.write(JSON.stringify(r) + '\n');
 }

@@ -45,6 +45,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './lib/cli.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -117,14 +118,23 @@ export function loadConfigs() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
+  const { values: opts } = cli({
+    name: 'manifest',
+    description: 'Checks rtl/manifest/*.json and prints one line per config: name, top, sources, params,\n' +
+      'include dirs, model defines (tab-separated). Exit 2 on a bad manifest.',
+    options: {
+      synth: { type: 'boolean', help: 'only configs with "synth": true' },
+      lint: { type: 'boolean', help: 'only configs `make lint` checks' },
+      block: { type: 'string', arg: 'B', help: 'only the configs of this block' },
+      config: { type: 'string', arg: 'C', help: 'only this config' },
+    },
+  });
   try {
     let configs = loadConfigs();
-    if (args.includes('--synth')) configs = configs.filter((c) => c.synth);
-    if (args.includes('--lint')) configs = configs.filter((c) => c.lint);
-    if (opt('--block')) configs = configs.filter((c) => c.block === opt('--block'));
-    if (opt('--config')) configs = configs.filter((c) => c.name === opt('--config'));
+    if (opts.synth) configs = configs.filter((c) => c.synth);
+    if (opts.lint) configs = configs.filter((c) => c.lint);
+    if (opts.block) configs = configs.filter((c) => c.block === opts.block);
+    if (opts.config) configs = configs.filter((c) => c.name === opts.config);
     for (const c of configs) {
       const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ');
       const defines = Object.entries(c.model_defines).map(([k, v]) => `${k}=${v}`).join(' ');

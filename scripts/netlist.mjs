@@ -38,11 +38,27 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli } from './lib/cli.mjs';
 import { loadConfigs, ROOT } from './manifest.mjs';
 import { readReport, REPORTS } from './report.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
+/// The command line (parsed by main() only: other scripts import this file).
+const CLI = {
+  name: 'netlist',
+  usage: 'node scripts/netlist.mjs --config C [--out DIR] [--no-report]\n' +
+    '       node scripts/netlist.mjs --config C --verilate --prefix P [--out DIR] [--jobs N] [--verilator BIN] [--no-report]',
+  description: 'The Yosys gate netlist of a manifest config (docs/netlist.md); with --verilate, Verilator\n' +
+    '--cc --build of an earlier run\'s netlist into DIR/obj/.',
+  options: {
+    config: { type: 'string', arg: 'C', help: 'the manifest config (required)' },
+    out: { type: 'string', arg: 'DIR', shown: 'build/netlist/<config>', help: 'where the files go' },
+    'no-report': { type: 'boolean', help: 'do not merge the row into build/reports/netlist.json' },
+    verilate: { type: 'boolean', help: 'Verilate DIR/<top>_netlist.v (needs --prefix)' },
+    prefix: { type: 'string', arg: 'P', help: 'the Verilated class prefix (with --verilate)' },
+    jobs: { type: 'number', default: 1, help: 'compile jobs of verilator --build' },
+    verilator: { type: 'string', arg: 'BIN', default: 'verilator', help: 'the Verilator executable' },
+  },
+};
 
 /// The Yosys script of a config (paths relative to the project root).
 export function yosysScript(c) {
@@ -138,17 +154,18 @@ function verilate(c, outDir, prefix, jobs, bin) {
 }
 
 async function main() {
-  const name = opt('--config');
+  const { values: opts } = cli(CLI);
+  const name = opts.config;
   if (!name) throw new Error('usage: node netlist.mjs --config C [--out DIR] [--no-report]');
   const c = loadConfigs().find((x) => x.name === name);
   if (!c) throw new Error(`no config ${name} in rtl/manifest/*.json`);
-  const outDir = path.resolve(opt('--out', path.join(ROOT, 'build', 'netlist', name)));
+  const outDir = path.resolve(opts.out ?? path.join(ROOT, 'build', 'netlist', name));
   fs.mkdirSync(outDir, { recursive: true });
-  if (args.includes('--verilate')) {
-    const prefix = opt('--prefix');
+  if (opts.verilate) {
+    const prefix = opts.prefix;
     if (!prefix) throw new Error('--verilate needs --prefix');
-    const verilatorS = await verilate(c, outDir, prefix, Number(opt('--jobs', '1')), opt('--verilator', 'verilator'));
-    if (!args.includes('--no-report')) mergeReport({ name: c.name, verilator_s: verilatorS });
+    const verilatorS = await verilate(c, outDir, prefix, opts.jobs, opts.verilator);
+    if (!opts['no-report']) mergeReport({ name: c.name, verilator_s: verilatorS });
     process.stdout.write(`netlist: ${c.name}: Verilator + C++ compile ${verilatorS} s -> ${path.relative(ROOT, outDir)}/obj/${prefix}__ALL.a\n`);
     return;
   }
@@ -184,7 +201,7 @@ async function main() {
     output_bits: ports.filter((p) => p.dir === 'output').reduce((s, p) => s + p.width, 0),
   };
   fs.writeFileSync(path.join(outDir, 'result.json'), JSON.stringify(row, null, 2) + '\n');
-  if (!args.includes('--no-report')) mergeReport(row);
+  if (!opts['no-report']) mergeReport(row);
   process.stdout.write(`netlist: ${c.name}: ${row.cells} cells, ${(row.netlist_bytes / 1e6).toFixed(1)} MB, `
     + `${row.inputs} inputs, ${row.outputs} outputs, yosys ${yosysS} s -> ${path.relative(ROOT, file)}\n`);
 }

@@ -31,30 +31,37 @@ import { promisify } from 'node:util';
 import { ROOT } from './manifest.mjs';
 import { COLUMNS, readCsv } from './compare.mjs';
 import { cdfScript, render } from './gnuplot.mjs';
+import { cli } from './lib/cli.mjs';
+import { runPool } from './lib/pool.mjs';
 import { markdownTable, REPORTS, updateResults } from './report.mjs';
 
 const run = promisify(execFile);
 
 // --- options ---
-const argv = process.argv.slice(2);
-const flag = (n) => argv.includes(n);
-const opt = (n, d) => (argv.includes(n) ? argv[argv.indexOf(n) + 1] : d);
-const known = new Set(['--short', '--long', '--no-docs', '--only', '--netsim', '--ns3', '--out', '--jobs']);
-for (let i = 0; i < argv.length; ++i) {
-  if (!known.has(argv[i])) {
-    console.error(`netsim-experiments: unknown option ${argv[i]}`);
-    process.exit(2);
-  }
-  if (['--only', '--netsim', '--ns3', '--out', '--jobs'].includes(argv[i])) ++i;
-}
-const SHORT = flag('--short');
-const LONG = flag('--long');
-const NETSIM = path.resolve(opt('--netsim', path.join(ROOT, 'build', 'dev', 'sim', 'netsim', 'tonic-netsim')));
+const { values: opts } = cli({
+  name: 'netsim-experiments',
+  usage: 'node scripts/netsim-experiments.mjs [--short] [--only e1,e3] [--long] [--netsim PATH] [--out DIR] [--jobs N] [--no-docs]',
+  description: "The paper's end-to-end experiments e1..e6 through tonic-netsim (docs/netsim.md), with their\n" +
+    'checks and plots. Exit 1 when a check fails, 2 on a bad option.',
+  options: {
+    short: { type: 'boolean', help: 'the versions make test runs (shorter); checks only, nothing written to docs/' },
+    long: { type: 'boolean', help: 'e2 for 5 s of simulated time instead of 1 s' },
+    'no-docs': { type: 'boolean', help: 'leave docs/results.md alone' },
+    only: { type: 'string', arg: 'e1,e3', help: 'only these experiments' },
+    netsim: { type: 'string', arg: 'PATH', shown: 'build/dev/sim/netsim/tonic-netsim', help: 'the tonic-netsim executable' },
+    ns3: { type: 'string', arg: 'PATH', shown: '../ns3/tonic-ns3 beside --netsim', help: 'tonic-ns3, for e2 when it exists' },
+    out: { type: 'string', arg: 'DIR', shown: 'build/netsim/short or build/netsim/full', help: 'where the run directories go' },
+    jobs: { type: 'number', default: 2, help: 'simulator processes at once' },
+  },
+});
+const SHORT = opts.short;
+const LONG = opts.long;
+const NETSIM = path.resolve(opts.netsim ?? path.join(ROOT, 'build', 'dev', 'sim', 'netsim', 'tonic-netsim'));
 // The ns-3 side (sim/ns3): e2 runs the same scenario in ns-3 too when it is built.
-const NS3 = path.resolve(opt('--ns3', path.join(path.dirname(path.dirname(NETSIM)), 'ns3', 'tonic-ns3')));
-const OUT = path.resolve(opt('--out', path.join(ROOT, 'build', 'netsim', SHORT ? 'short' : 'full')));
-const JOBS = Number(opt('--jobs', '2'));
-const ONLY = opt('--only', '') ? new Set(opt('--only', '').split(',')) : null;
+const NS3 = path.resolve(opts.ns3 ?? path.join(path.dirname(path.dirname(NETSIM)), 'ns3', 'tonic-ns3'));
+const OUT = path.resolve(opts.out ?? path.join(ROOT, 'build', 'netsim', SHORT ? 'short' : 'full'));
+const JOBS = opts.jobs;
+const ONLY = opts.only ? new Set(opts.only.split(',')) : null;
 const CONFIGS = path.join(ROOT, 'sim', 'netsim', 'configs');
 if (!fs.existsSync(NETSIM)) {
   console.error(`netsim-experiments: ${NETSIM} does not exist (build it: cmake --build build/dev --target tonic-netsim)`);
@@ -349,10 +356,7 @@ async function runOne(j) {
   j.summary = summary(j.dir);
   console.log(`netsim-experiments: ${j.name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
-const queue = [...jobs];
-await Promise.all(Array.from({ length: Math.max(1, JOBS) }, async () => {
-  while (queue.length) await runOne(queue.shift());
-}));
+await runPool(jobs, JOBS, runOne);
 
 let failed = 0;
 const checks = [];
@@ -385,10 +389,10 @@ if (!SHORT) {
       fs.copyFileSync(src, path.join(ROOT, 'docs', 'img', dst));
       imgs.push(`![${name} ${png}](img/${dst})`);
     }
-    if (!flag('--no-docs')) updateResults(`netsim_${e.id}`, `Network: ${e.title}`, e.table(e.results) + (imgs.length ? `\n${imgs.join('\n')}\n` : ''));
+    if (!opts['no-docs']) updateResults(`netsim_${e.id}`, `Network: ${e.title}`, e.table(e.results) + (imgs.length ? `\n${imgs.join('\n')}\n` : ''));
   }
 }
-if (!SHORT && !flag('--no-docs')) {
+if (!SHORT && !opts['no-docs']) {
   // Simulation speed of every run (Tonic cycles per wall-clock second, SystemC included).
   const speed = jobs.filter((j) => j.summary.cycles_per_s !== undefined);
   updateResults('netsim_speed', 'Network: simulation speed of tonic-netsim', markdownTable(speed, [

@@ -23,6 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cli, usageLine } from './lib/cli.mjs';
 import { ROOT } from './manifest.mjs';
 
 const SCHEMES = {
@@ -313,19 +314,26 @@ export function scaffold(name, scheme, dir, force = false) {
 
 class UsageError extends Error {}
 
+/// The command line of scripts/new-protocol.
+const CLI = {
+  name: 'new-protocol',
+  usage: 'scripts/new-protocol <name> --credit {window|rate|tokens} [--dir DIR] [--force]',
+  description: 'Writes a new protocol folder from a template that passes scripts/check-protocol.',
+  options: {
+    credit: { type: 'string', arg: '{window|rate|tokens}', help: 'the credit scheme (required)' },
+    dir: { type: 'string', arg: 'DIR', shown: 'protocols/<name>', help: 'the folder to write' },
+    force: { type: 'boolean', help: "overwrite an existing folder's four files" },
+  },
+  positionals: { names: '<name>', min: 1, max: 1 },
+};
+
 function main(argv) {
-  const usage = 'usage: scripts/new-protocol <name> --credit {window|rate|tokens} [--dir DIR] [--force]';
-  let name = null, scheme = null, dir = null, force = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--credit') scheme = argv[++i];
-    else if (a === '--dir') dir = argv[++i];
-    else if (a === '--force') force = true;
-    else if (a === '-h' || a === '--help') { console.log(usage); return 0; }
-    else if (a.startsWith('-') || name !== null) { console.error(`new-protocol: unknown argument ${a}\n${usage}`); return 2; }
-    else name = a;
-  }
-  if (!name || !scheme) { console.error(usage); return 2; }
+  const { values: o, positionals } = cli(CLI, argv);
+  const name = positionals[0];
+  const scheme = o.credit ?? null;
+  const dir = o.dir ?? null;
+  const force = o.force;
+  if (!scheme) { console.error(`new-protocol: --credit is required\n${usageLine(CLI)}`); return 2; }
   try {
     const out = scaffold(name, scheme, dir ?? path.join(ROOT, 'protocols', name), force);
     for (const f of out) console.log(`new-protocol: wrote ${path.relative(process.cwd(), f)}`);

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 import { COLUMNS, InputError, readCsv } from './compare.mjs';
 import { cdfScript, cwndScript, gnuplotAvailable, render, seqScript, thrScript } from './gnuplot.mjs';
+import { cli } from './lib/cli.mjs';
 
 // Name a run for the titles: "<simulator> <scenario>" from summary.json
 // when readable, else the directory.
@@ -130,11 +131,14 @@ export function plotRunDir(dir, { quiet = false } = {}) {
   return r;
 }
 
-function main(dirs) {
-  if (!dirs.length || dirs.some((d) => d.startsWith('-'))) {
-    process.stderr.write('usage: node scripts/plots.mjs DIR [DIR...]\n');
-    return 2;
-  }
+function main(argv) {
+  const { positionals: dirs } = cli({
+    name: 'plots',
+    usage: 'node scripts/plots.mjs DIR [DIR...]',
+    description: "The PNGs of network-simulation run directories (cwnd, seq, thr, flows_cdf; scripts/gnuplot.mjs).\n" +
+      'Without gnuplot: a warning and no PNG, exit 0. A malformed file: exit 2.',
+    positionals: { names: 'DIR [DIR...]', min: 1 },
+  }, argv);
   let status = 0;
   const good = dirs.filter((dir) => {
     if (fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return true;

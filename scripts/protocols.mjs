@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { cli } from './lib/cli.mjs';
 import { ROOT } from './manifest.mjs';
 import { markdownTable, updateResults, writeReport } from './report.mjs';
 
@@ -79,10 +80,10 @@ export function describe(name, dir = path.join(PROTOS, name)) {
   };
 }
 
-function main() {
+function main(check) {
   const rows = fs.readdirSync(PROTOS).sort().map((n) => describe(n)).filter(Boolean);
   if (rows.length === 0) throw new Error('no protocol found under protocols/');
-  if (process.argv.includes('--check')) {
+  if (check) {
     for (const r of rows) console.log(`protocols: ${r.name}: ${r.scheme}, ${r.user_bits} bits, ${r.lines} lines`);
     process.exit(0);
   }
@@ -99,8 +100,14 @@ function main() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values: opts } = cli({
+    name: 'protocols',
+    description: 'User state and size of every protocol under protocols/: build/reports/protocols.json and the\n' +
+      'protocols table of docs/results.md.',
+    options: { check: { type: 'boolean', help: 'only list them (the ctest): nothing written' } },
+  });
   try {
-    main();
+    main(opts.check);
   } catch (e) {
     console.error(`protocols.mjs: ${e.message}`);
     process.exit(1);

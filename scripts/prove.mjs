@@ -14,13 +14,22 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './manifest.mjs';
+import { cli } from './lib/cli.mjs';
 import { markdownTable, writeReport } from './report.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const quickOnly = args.includes('--quick');
-const noMutants = args.includes('--no-mutants');
-const only = opt('--only') ? new Set(opt('--only').split(',')) : null;
+const { values: opts } = cli({
+  name: 'prove',
+  description: 'Every formal proof of synth/prove/run.sh, one at a time, plus the --mutant check of each\n' +
+    'proof that has one; writes build/reports/prove.json and the table of docs/formal.md.',
+  options: {
+    quick: { type: 'boolean', help: 'only the proofs run.sh --list marks quick' },
+    only: { type: 'string', arg: 'NAME[,NAME...]', help: 'only these proofs' },
+    'no-mutants': { type: 'boolean', help: 'skip the --mutant checks' },
+  },
+});
+const quickOnly = opts.quick;
+const noMutants = opts['no-mutants'];
+const only = opts.only ? new Set(opts.only.split(',')) : null;
 const RUN = path.join(ROOT, 'synth', 'prove', 'run.sh');
 const LOGS = path.join(ROOT, 'build', 'prove');
 

@@ -27,30 +27,40 @@
 //               bitmap at a variable offset (a 128-bit barrel shift)
 // Writes build/random-programs/p<NNN>/ (the programs and each check's
 // JSON), build/reports/random_programs.json, build/reports/random_programs.png
-// (gnuplot), docs/img/random_programs.png and the random_programs table of
-// docs/results.md. Exit 1 if a program fails a check other than the levels
+// (gnuplot: scripts/gnuplot.mjs's levelsScript), docs/img/random_programs.png
+// and the random_programs table of docs/results.md. Exit 1 if a program fails a check other than the levels
 // verdict (the generator must only make valid programs).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BANDS } from './check-protocol.mjs';
+import { levelsScript, render } from './gnuplot.mjs';
+import { cli } from './lib/cli.mjs';
+import { runPool } from './lib/pool.mjs';
 import { ROOT } from './manifest.mjs';
 import { scaffold } from './new-protocol.mjs';
 import { markdownTable, REPORTS, updateResults } from './report.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const smoke = args.includes('--smoke');
-const count = Number(opt('--count', smoke ? '3' : '72'));
-const seed = Number(opt('--seed', '1'));
-const jobs = Number(opt('--jobs', '2'));
-const maxChain = Number(opt('--max-chain', smoke ? '6' : '16'));
-for (const [k, v, lo] of [['--count', count, 1], ['--jobs', jobs, 1], ['--max-chain', maxChain, 1], ['--seed', seed, 0]]) {
-  if (!Number.isInteger(v) || v < lo) {
-    console.error(`random-programs: ${k} must be an integer >= ${lo}`);
-    process.exit(2);
-  }
-}
+const { values: opts } = cli({
+  name: 'random-programs',
+  usage: 'node scripts/random-programs.mjs [--count N] [--seed S] [--jobs J] [--max-chain K] [--smoke] [--from-results]',
+  description: 'Random incoming.v programs of growing dependency chains, each through scripts/check-protocol;\n' +
+    'levels against estimated delay and the count in each verdict band (docs/timing-model.md).',
+  options: {
+    count: { type: 'number', integer: true, min: 1, shown: '72; 3 with --smoke', help: 'programs' },
+    seed: { type: 'number', integer: true, min: 0, default: 1, help: 'generator seed; the same seed gives the same programs' },
+    jobs: { type: 'number', integer: true, min: 1, default: 2, help: 'checker processes in parallel' },
+    'max-chain': { type: 'number', integer: true, min: 1, shown: '16; 6 with --smoke',
+      help: 'ops on the dependency chain of the last program' },
+    smoke: { type: 'boolean', help: '3 programs, checked, nothing written to docs/ (the ctest)' },
+    'from-results': { type: 'boolean', help: "no generation, no checks: the reports from an earlier run's build/random-programs/p*/" },
+  },
+});
+const smoke = opts.smoke;
+const count = opts.count ?? (smoke ? 3 : 72);
+const seed = opts.seed;
+const jobs = opts.jobs;
+const maxChain = opts['max-chain'] ?? (smoke ? 6 : 16);
 
 /// xorshift32: small, seedable, the same on every machine.
 function rng(s) {
@@ -163,7 +173,7 @@ function checkAsync(dir, json) {
 }
 
 const base = path.join(ROOT, 'build', smoke ? 'random-programs-smoke' : 'random-programs');
-const fromResults = args.includes('--from-results');
+const fromResults = opts['from-results'];
 if (!fromResults) fs.rmSync(base, { recursive: true, force: true });
 const r = rng(seed);
 const todo = [];
@@ -199,29 +209,26 @@ for (let i = 0; i < (fromResults ? 0 : count); i++) {
   todo.push({ name, dir, chain, ops });
 }
 
-const queue = [...todo];
-async function worker() {
-  for (let t = queue.shift(); t; t = queue.shift()) {
-    const json = path.join(t.dir, 'check.json');
-    const { out } = await checkAsync(t.dir, json);
-    if (!fs.existsSync(json)) {
-      bad++;
-      console.log(`random-programs: ${t.name}: the checker wrote no result:\n${out}`);
-      continue;
-    }
-    const c = JSON.parse(fs.readFileSync(json, 'utf8'));
-    const failed = Object.entries(c.steps).filter(([k, v]) => v !== 'ok' && k !== 'levels');
-    if (failed.length) {
-      bad++;
-      console.log(`random-programs: ${t.name}: INVALID program (${failed.map(([k]) => k).join(', ')}):\n${out}`);
-      continue;
-    }
-    rows.push(rowOf(t, c));
-    console.log(`random-programs: ${t.name}: chain ${t.chain}, ${c.incoming.lut} LUT, ${c.levels} levels, ` +
-      `${c.delay_ns} ns: ${c.verdict}`);
+// One checker process per program, --jobs at a time.
+await runPool(todo, jobs, async (t) => {
+  const json = path.join(t.dir, 'check.json');
+  const { out } = await checkAsync(t.dir, json);
+  if (!fs.existsSync(json)) {
+    bad++;
+    console.log(`random-programs: ${t.name}: the checker wrote no result:\n${out}`);
+    return;
   }
-}
-await Promise.all(Array.from({ length: jobs }, worker));
+  const c = JSON.parse(fs.readFileSync(json, 'utf8'));
+  const failed = Object.entries(c.steps).filter(([k, v]) => v !== 'ok' && k !== 'levels');
+  if (failed.length) {
+    bad++;
+    console.log(`random-programs: ${t.name}: INVALID program (${failed.map(([k]) => k).join(', ')}):\n${out}`);
+    return;
+  }
+  rows.push(rowOf(t, c));
+  console.log(`random-programs: ${t.name}: chain ${t.chain}, ${c.incoming.lut} LUT, ${c.levels} levels, ` +
+    `${c.delay_ns} ns: ${c.verdict}`);
+});
 rows.sort((a, b) => a.name.localeCompare(b.name));
 
 const bands = { pass: 0, marginal: 0, fail: 0 };
@@ -237,29 +244,12 @@ console.log(`random-programs: ${rows.length} programs (${bad} invalid): pass ${b
 if (!smoke && rows.length) {
   fs.mkdirSync(REPORTS, { recursive: true });
   fs.writeFileSync(path.join(REPORTS, 'random_programs.json'), JSON.stringify({ summary, programs: rows }, null, 2) + '\n');
-  // The plot: levels against the estimated delay, the bands and 10 ns marked.
-  const dat = path.join(base, 'points.dat');
-  fs.writeFileSync(dat, rows.map((x) => `${x.levels} ${x.delay_ns} ${x.verdict}`).join('\n') + '\n');
+  // The plot: levels against the estimated delay, the bands and 10 ns marked (scripts/gnuplot.mjs).
   const png = path.join(REPORTS, 'random_programs.png');
-  const xmax = Math.max(50, Math.ceil(summary.levels_max / 10) * 10 + 5);
-  const gp = [
-    'set terminal pngcairo size 900,600 noenhanced',
-    `set output '${png}'`,
-    `set title 'Random incoming.v programs (${rows.length}, seed ${seed}): logic levels vs estimated delay'`,
-    "set xlabel 'logic levels (levels.mjs)'", "set ylabel 'estimated delay (ns, levels.mjs DELAY)'",
-    `set xrange [0:${xmax}]`, 'set yrange [0:*]', 'set grid', 'set key bottom right box opaque',
-    `set arrow from ${BANDS.pass},graph 0 to ${BANDS.pass},graph 1 nohead dt 2 lc rgb 'dark-green'`,
-    `set arrow from ${BANDS.marginal},graph 0 to ${BANDS.marginal},graph 1 nohead dt 2 lc rgb 'red'`,
-    `set arrow from 0,10 to ${xmax},10 nohead lc rgb 'black'`,
-    `set label 'pass <= ${BANDS.pass}' at 2,graph 0.95`, `set label 'fail > ${BANDS.marginal}' at ${BANDS.marginal + 1},graph 0.95`,
-    "set label '10 ns' at 1,10.4",
-    `plot '${dat}' using 1:($3 eq "pass" ? $2 : 1/0) with points pt 7 lc rgb 'dark-green' title 'pass', \\`,
-    `     '${dat}' using 1:(strcol(3) eq "marginal" ? $2 : 1/0) with points pt 7 lc rgb 'orange' title 'marginal', \\`,
-    `     '${dat}' using 1:(strcol(3) eq "fail" ? $2 : 1/0) with points pt 7 lc rgb 'red' title 'fail', \\`,
-    "     0.6 + 0.29 * x with lines dt 2 lw 1.5 lc rgb 'gray40' title 'linear calibration 0.6 + 0.29 L'",
-  ].join('\n').replace(`($3 eq "pass"`, `(strcol(3) eq "pass"`);
-  const g = spawnSync('gnuplot', [], { input: gp, encoding: 'utf8' });
-  if (g.status !== 0) console.log(`random-programs: gnuplot failed: ${g.stderr}`);
+  const failedPlot = render(REPORTS, path.basename(png), levelsScript({ png: path.basename(png),
+    title: `Random incoming.v programs (${rows.length}, seed ${seed}): logic levels vs estimated delay`,
+    points: rows, bands: BANDS }));
+  if (failedPlot) console.log(`random-programs: ${failedPlot}`);
   else {
     fs.mkdirSync(path.join(ROOT, 'docs', 'img'), { recursive: true });
     fs.copyFileSync(png, path.join(ROOT, 'docs', 'img', 'random_programs.png'));

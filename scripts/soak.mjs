@@ -15,17 +15,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { ROOT } from './manifest.mjs';
+import { cli } from './lib/cli.mjs';
+import { runPool } from './lib/pool.mjs';
 import { markdownTable, REPORTS } from './report.mjs';
 
 const PROTOCOLS = ['reno', 'newreno', 'sack', 'rocev2_dcqcn', 'rocev2_gb0', 'irn', 'ndp'];
-const args = process.argv.slice(2);
-const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const exe = path.resolve(ROOT, opt('--exe', 'build/dev/tb/unit/soak/tonic-soak'));
-const total = Number(opt('--cycles', '1e9'));
-const jobs = Math.max(1, Number(opt('--jobs', '2')));
-const seed0 = Number(opt('--seed', '1000'));
-const chunk = Number(opt('--chunk', '2.5e7'));
-const protocols = (opt('--protocols') ?? PROTOCOLS.join(',')).split(',');
+const { values: opts } = cli({
+  name: 'soak',
+  description: 'Runs tonic-soak for every protocol in chunks on --jobs cores; writes build/reports/soak.json\n' +
+    'and the table of docs/soak.md (docs/soak.md). Exit 1 on a violation or an assertion failure.',
+  options: {
+    exe: { type: 'string', default: 'build/dev/tb/unit/soak/tonic-soak', arg: 'PATH', help: 'the tonic-soak executable' },
+    cycles: { type: 'number', default: 1e9, shown: '1e9', help: 'cycles in all, shared by the protocols' },
+    jobs: { type: 'number', default: 2, help: 'tonic-soak processes at once' },
+    seed: { type: 'number', default: 1000, help: 'seed of the first chunk (+100 per chunk)' },
+    chunk: { type: 'number', default: 2.5e7, shown: '2.5e7', help: 'at most this many cycles per process' },
+    protocols: { type: 'string', default: PROTOCOLS.join(','), arg: 'P,P...', help: 'the protocols' },
+    'aggregate-only': { type: 'boolean', help: 'run nothing: the report from the chunks in build/soak/' },
+  },
+});
+const exe = path.resolve(ROOT, opts.exe);
+const total = opts.cycles;
+const jobs = Math.max(1, opts.jobs);
+const seed0 = opts.seed;
+const chunk = opts.chunk;
+const protocols = opts.protocols.split(',');
+const aggregateOnly = opts['aggregate-only'];
 const OUT = path.join(ROOT, 'build', 'soak');
 const DOC = path.join(ROOT, 'docs', 'soak.md');
 
@@ -73,10 +88,7 @@ async function runAll() {
   fs.mkdirSync(OUT, { recursive: true });
   const queue = plan();
   process.stdout.write(`soak: ${queue.length} runs of ${queue[0].cycles} cycles on ${jobs} cores (${exe})\n`);
-  const workers = Array.from({ length: jobs }, async () => {
-    while (queue.length) await runChunk(queue.shift());
-  });
-  await Promise.all(workers);
+  await runPool(queue, jobs, runChunk);
 }
 
 const SUM = ['cycles', 'wall_s', 'phases', 'adds', 'removes', 'posts', 'flows_completed', 'segments',
@@ -145,14 +157,14 @@ function updateDoc(report) {
 }
 
 const t0 = Date.now();
-if (!args.includes('--aggregate-only')) {
+if (!aggregateOnly) {
   if (!fs.existsSync(exe)) {
     process.stderr.write(`soak: no ${exe} (build it first: cmake --build <build> --target tonic-soak)\n`);
     process.exit(2);
   }
   await runAll();
 }
-const report = aggregate(args.includes('--aggregate-only') ? null : (Date.now() - t0) / 1e3);
+const report = aggregate(aggregateOnly ? null : (Date.now() - t0) / 1e3);
 updateDoc(report);
 const tot = report.rows.at(-1);
 process.stdout.write(`soak: ${tot.cycles} cycles, ${tot.wall_s} s of runs, ${tot.violations} violations, `

@@ -45,12 +45,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, SPLIT_ATTR } from './levels.mjs';
 import { describe } from './protocols.mjs';
+import { cli } from './lib/cli.mjs';
+import { runPool } from './lib/pool.mjs';
 import { loadConfigs, ROOT } from './manifest.mjs';
 import { markdownTable, REPORTS, updateResults, writeReport, XCKU15P } from './report.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt = null) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const jobs = Number(opt('--jobs', '2'));
+const { values: opts } = cli({
+  name: 'synth-estimate',
+  usage: 'node scripts/synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze]',
+  description: 'Yosys synth_xilinx of every manifest config marked "synth": true, then levels.mjs; writes\n' +
+    'build/reports/synth.json, build/reports/synth.md and the tables in docs/results.md.',
+  options: {
+    block: { type: 'string', arg: 'B', help: 'only the configs of this block (merged into the reports)' },
+    config: { type: 'string', arg: 'C', help: 'only this config, also one without "synth": true (then not in the reports)' },
+    jobs: { type: 'number', default: 2, help: 'Yosys processes at once' },
+    flat: { type: 'boolean', help: 'also the flat synthesis of configs with "proto_modules" (twice the time)' },
+    'from-results': { type: 'boolean', help: "no synthesis: the reports from an earlier run's build/synth/<config>/result.json" },
+    reanalyze: { type: 'boolean', help: "no synthesis: levels.mjs again on an earlier run's build/synth/<config>/net.json" },
+  },
+});
+const jobs = opts.jobs;
 
 function yosysScript(c) {
   const params = Object.entries(c.params).map(([k, v]) => ` -G ${k}=${v}`).join('');
@@ -180,9 +194,9 @@ function withTarget(row, target) {
 
 const all = loadConfigs();
 let todo = all.filter((c) => c.synth);
-if (opt('--block')) todo = todo.filter((c) => c.block === opt('--block'));
+if (opts.block) todo = todo.filter((c) => c.block === opts.block);
 // --config names any config, also one without "synth": true.
-if (opt('--config')) todo = all.filter((c) => c.name === opt('--config'));
+if (opts.config) todo = all.filter((c) => c.name === opts.config);
 if (todo.length === 0) {
   process.stderr.write('synth-estimate: no matching config\n');
   process.exit(2);
@@ -190,73 +204,70 @@ if (todo.length === 0) {
 
 const rows = [];
 let failed = 0;
-const queue = [...todo];
-async function worker() {
-  for (let c = queue.shift(); c; c = queue.shift()) {
-    if (args.includes('--reanalyze')) {
-      // levels.mjs again on an earlier run's netlist (build/synth/<name>/net.json).
-      const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
-      if (!fs.existsSync(f) || !fs.existsSync(path.join(ROOT, 'build', 'synth', c.name, 'net.json'))) {
-        failed++;
-        process.stdout.write(`synth-estimate: ${c.name}: no earlier run in build/synth/${c.name}/\n`);
-        continue;
-      }
-      const old = JSON.parse(fs.readFileSync(f, 'utf8'));
-      const r = analyzeNet(c, c.name);
-      if (r.error) { failed++; process.stdout.write(`synth-estimate: ${c.name}: FAILED (${r.error})\n`); continue; }
-      const row = { ...makeRow(c, { ...r, synth_s: old.synth_s }), ...(old.flat ? { flat: old.flat } : {}) };
-      fs.writeFileSync(f, JSON.stringify(row, null, 2) + '\n');
-      if (c.synth) rows.push(row);
-      process.stdout.write(`synth-estimate: ${c.name}: re-analyzed build/synth/${c.name}/net.json\n`);
-      continue;
-    }
-    if (args.includes('--from-results')) {
-      // Rebuild the reports from an earlier run's build/synth/<name>/result.json.
-      const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
-      if (!fs.existsSync(f)) {
-        failed++;
-        process.stdout.write(`synth-estimate: ${c.name}: no ${path.relative(ROOT, f)} (run it first)\n`);
-      } else if (c.synth) {
-        rows.push(JSON.parse(fs.readFileSync(f, 'utf8')));
-        process.stdout.write(`synth-estimate: ${c.name}: from ${path.relative(ROOT, f)}\n`);
-      }
-      continue;
-    }
-    process.stdout.write(`synth-estimate: ${c.name} ...\n`);
-    const r = await run(c);
-    if (r.error) {
+// One config per job (a Yosys process), --jobs at a time.
+await runPool(todo, jobs, async (c) => {
+  if (opts.reanalyze) {
+    // levels.mjs again on an earlier run's netlist (build/synth/<name>/net.json).
+    const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
+    if (!fs.existsSync(f) || !fs.existsSync(path.join(ROOT, 'build', 'synth', c.name, 'net.json'))) {
       failed++;
-      process.stdout.write(`synth-estimate: ${c.name}: FAILED (${r.error})\n`);
-      continue;
+      process.stdout.write(`synth-estimate: ${c.name}: no earlier run in build/synth/${c.name}/\n`);
+      return;
     }
-    const row = makeRow(c, r);
-    if (c.proto_modules.length && args.includes('--flat')) {
-      process.stdout.write(`synth-estimate: ${c.name} (flat) ...\n`);
-      const f = await run({ ...c, proto_modules: [] }, `${c.name}.flat`);
-      if (f.error) {
-        failed++;
-        process.stdout.write(`synth-estimate: ${c.name} (flat): FAILED (${f.error})\n`);
-      } else {
-        row.flat = Object.fromEntries(['lut', 'lutram', 'ff', 'bram36', 'uram', 'dsp', 'carry', 'muxf', 'levels',
-          'comb_loop', 'synth_s'].map((k) => [k, f[k]]));
-      }
-    }
-    fs.writeFileSync(path.join(ROOT, 'build', 'synth', c.name, 'result.json'), JSON.stringify(row, null, 2) + '\n');
+    const old = JSON.parse(fs.readFileSync(f, 'utf8'));
+    const r = analyzeNet(c, c.name);
+    if (r.error) { failed++; process.stdout.write(`synth-estimate: ${c.name}: FAILED (${r.error})\n`); return; }
+    const row = { ...makeRow(c, { ...r, synth_s: old.synth_s }), ...(old.flat ? { flat: old.flat } : {}) };
+    fs.writeFileSync(f, JSON.stringify(row, null, 2) + '\n');
     if (c.synth) rows.push(row);
-    const p = row.pct_xcku15p;
-    let line = `synth-estimate: ${c.name}: ${r.lut} LUT (${p.lut}%), ${r.ff} FF (${p.ff}%), ` +
-      `${r.bram36} BRAM36 (${p.bram36}%), ${r.uram} URAM (${p.uram}%), ${r.levels} levels`;
-    if (row.proto_lut != null) {
-      line += `; protocol ${row.proto_lut} LUT (${row.proto_share_pct}%), fixed ${row.fixed_lut} LUT, ` +
-        `fixed levels ${row.levels_fixed}, protocol levels ${row.levels_proto} ` +
-        `(${Object.entries(row.proto_modules).map(([m, s]) => `${m} ${s.lut} LUT ${s.levels} levels`).join(', ')})`;
-    }
-    if (row.flat) line += `; flat build ${row.flat.lut} LUT, ${row.flat.ff} FF, ${row.flat.levels} levels`;
-    if (row.levels_target != null) line += `; target ${row.target_on} <= ${row.levels_target} ${row.meets_target ? 'met' : 'MISSED'}`;
-    process.stdout.write(`${line} (${r.synth_s} s)${c.synth ? '' : ' [not "synth": true: not in the reports]'}\n`);
+    process.stdout.write(`synth-estimate: ${c.name}: re-analyzed build/synth/${c.name}/net.json\n`);
+    return;
   }
-}
-await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  if (opts['from-results']) {
+    // Rebuild the reports from an earlier run's build/synth/<name>/result.json.
+    const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
+    if (!fs.existsSync(f)) {
+      failed++;
+      process.stdout.write(`synth-estimate: ${c.name}: no ${path.relative(ROOT, f)} (run it first)\n`);
+    } else if (c.synth) {
+      rows.push(JSON.parse(fs.readFileSync(f, 'utf8')));
+      process.stdout.write(`synth-estimate: ${c.name}: from ${path.relative(ROOT, f)}\n`);
+    }
+    return;
+  }
+  process.stdout.write(`synth-estimate: ${c.name} ...\n`);
+  const r = await run(c);
+  if (r.error) {
+    failed++;
+    process.stdout.write(`synth-estimate: ${c.name}: FAILED (${r.error})\n`);
+    return;
+  }
+  const row = makeRow(c, r);
+  if (c.proto_modules.length && opts.flat) {
+    process.stdout.write(`synth-estimate: ${c.name} (flat) ...\n`);
+    const f = await run({ ...c, proto_modules: [] }, `${c.name}.flat`);
+    if (f.error) {
+      failed++;
+      process.stdout.write(`synth-estimate: ${c.name} (flat): FAILED (${f.error})\n`);
+    } else {
+      row.flat = Object.fromEntries(['lut', 'lutram', 'ff', 'bram36', 'uram', 'dsp', 'carry', 'muxf', 'levels',
+        'comb_loop', 'synth_s'].map((k) => [k, f[k]]));
+    }
+  }
+  fs.writeFileSync(path.join(ROOT, 'build', 'synth', c.name, 'result.json'), JSON.stringify(row, null, 2) + '\n');
+  if (c.synth) rows.push(row);
+  const p = row.pct_xcku15p;
+  let line = `synth-estimate: ${c.name}: ${r.lut} LUT (${p.lut}%), ${r.ff} FF (${p.ff}%), ` +
+    `${r.bram36} BRAM36 (${p.bram36}%), ${r.uram} URAM (${p.uram}%), ${r.levels} levels`;
+  if (row.proto_lut != null) {
+    line += `; protocol ${row.proto_lut} LUT (${row.proto_share_pct}%), fixed ${row.fixed_lut} LUT, ` +
+      `fixed levels ${row.levels_fixed}, protocol levels ${row.levels_proto} ` +
+      `(${Object.entries(row.proto_modules).map(([m, s]) => `${m} ${s.lut} LUT ${s.levels} levels`).join(', ')})`;
+  }
+  if (row.flat) line += `; flat build ${row.flat.lut} LUT, ${row.flat.ff} FF, ${row.flat.levels} levels`;
+  if (row.levels_target != null) line += `; target ${row.target_on} <= ${row.levels_target} ${row.meets_target ? 'met' : 'MISSED'}`;
+  process.stdout.write(`${line} (${r.synth_s} s)${c.synth ? '' : ' [not "synth": true: not in the reports]'}\n`);
+});
 if (rows.length === 0) process.exit(failed ? 1 : 0);
 
 const valid = new Set(all.filter((c) => c.synth).map((c) => c.name));

@@ -37,7 +37,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { cli } from './lib/cli.mjs';
 import { markdownTable, readReport, REPORTS, writeReport, XCKU15P } from './report.mjs';
 
 /// A report that is missing or does not parse; message: "<file>: <field>: ...".
@@ -268,16 +268,22 @@ export function mergeRow(row) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const { values, positionals } = parseArgs({
-      options: { name: { type: 'string' }, print: { type: 'boolean', default: false } },
-      allowPositionals: true,
+    const { values, positionals } = cli({
+      name: 'vivado-parse',
+      usage: 'node scripts/vivado-parse.mjs <run dir> [--name N] [--print]',
+      description: "A Vivado run directory's reports (scripts/vivado.mjs) as one row, merged into\n" +
+        'build/reports/vivado.json and the vivado table of docs/results.md. Exit 2 on a malformed report.',
+      options: {
+        name: { type: 'string', arg: 'N', help: "the row's name (default: the run directory's name)" },
+        print: { type: 'boolean', help: 'print the row as JSON instead of merging it' },
+      },
+      positionals: { names: '<run dir>', min: 1, max: 1 },
     });
-    if (positionals.length !== 1) throw new ParseError('usage: node scripts/vivado-parse.mjs <run dir> [--name N] [--print]');
     const row = parseRun(positionals[0], values.name);
     if (values.print) process.stdout.write(JSON.stringify(row, null, 2) + '\n');
     else mergeRow(row);
   } catch (e) {
-    if (!(e instanceof ParseError) && !String(e.code).startsWith('ERR_PARSE_ARGS')) throw e;
+    if (!(e instanceof ParseError)) throw e;
     process.stderr.write(`vivado-parse: ${e.message}\n`);
     process.exit(2);
   }

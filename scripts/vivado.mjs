@@ -36,7 +36,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { cli } from './lib/cli.mjs';
 import { loadConfigs, ROOT } from './manifest.mjs';
 import { parseRun, mergeRow, ParseError } from './vivado-parse.mjs';
 
@@ -98,22 +98,22 @@ function onPath(cmd) {
   return null;
 }
 
-let opts;
-try {
-  opts = parseArgs({
-    options: {
-      protocol: { type: 'string' },
-      flows: { type: 'string' },
-      window: { type: 'string' },
-      clock: { type: 'string', default: '100' },
-      'dry-run': { type: 'boolean', default: false },
-      out: { type: 'string', default: path.join(ROOT, 'build', 'vivado') },
-    },
-    strict: true,
-  }).values;
-} catch (e) {
-  fail(`${e.message}\nusage: node scripts/vivado.mjs --protocol P --flows N --window W [--clock 100|150] [--dry-run] [--out DIR]`);
-}
+// flows, window and clock stay text here: their checks below name the value as given.
+const { values: opts } = cli({
+  name: 'vivado.mjs',
+  usage: 'node scripts/vivado.mjs --protocol P --flows N --window W [--clock 100|150] [--dry-run] [--out DIR]',
+  description: 'One Tonic top through Vivado on the XCKU15P, out of context (synth/vivado/README.md); without\n' +
+    'vivado on PATH: the run files only, exit 3.',
+  options: {
+    protocol: { type: 'string', arg: 'P', help: 'a protocol with a tonic_top config in rtl/manifest/*.json (required)' },
+    flows: { type: 'string', arg: 'N', help: `FlowCount: a power of two in ${FLOWS.min}..${FLOWS.max} (required)` },
+    window: { type: 'string', arg: 'W', help: `Window: a power of two in ${WINDOW.min}..${WINDOW.max} (required)` },
+    clock: { type: 'string', arg: '100|150', default: '100', help: 'MHz' },
+    'dry-run': { type: 'boolean', help: 'write the run files only, run nothing' },
+    out: { type: 'string', arg: 'DIR', default: path.join(ROOT, 'build', 'vivado'), shown: 'build/vivado',
+      help: 'where run directories go' },
+  },
+});
 
 let byProto;
 try {

@@ -10,6 +10,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cli } from './lib/cli.mjs';
+
+const CLI = {
+  name: 'yosys.mjs',
+  usage: 'node yosys.mjs [--mount DIR]... [--out DIR] -- <yosys args>',
+  description: 'Yosys 0.69 (YoWASP) as a command-line tool: every file below each --mount DIR is placed in\n' +
+    "Yosys' virtual file system at the same relative path; files Yosys writes below out/ are copied to\n" +
+    "--out DIR. Exit: Yosys' exit code. Run it through scripts/yosys.",
+  options: {
+    mount: { type: 'string', multiple: true, arg: 'DIR', help: 'a folder (or file) to place in the virtual file system' },
+    out: { type: 'string', arg: 'DIR', help: 'where the files Yosys writes below out/ go' },
+  },
+  rest: true,
+};
+const { values: opts, rest: yosysArgs } = cli(CLI);
+if (yosysArgs === null) usage('missing -- before the Yosys arguments');
 
 // The bundle's location is passed by scripts/yosys (npm install --prefix .tools).
 const bundle = process.env.TONIC_YOSYS_BUNDLE;
@@ -54,22 +70,15 @@ function writeOut(node, dir) {
   }
 }
 
-const argv = process.argv.slice(2);
-const sep = argv.indexOf('--');
-if (sep < 0) usage('missing -- before the Yosys arguments');
 const tree = {};
-let outDir = null;
-for (let i = 0; i < sep; i++) {
-  if (argv[i] === '--mount' && i + 1 < sep) mount(tree, argv[++i]);
-  else if (argv[i] === '--out' && i + 1 < sep) outDir = argv[++i];
-  else usage(`unknown option ${argv[i]}`);
-}
+for (const dir of opts.mount) mount(tree, dir);
+const outDir = opts.out ?? null;
 tree.out = {};
 
 let code = 0;
 let result;
 try {
-  result = await runYosys(argv.slice(sep + 1), tree, { fetchProgress: () => {} });
+  result = await runYosys(yosysArgs, tree, { fetchProgress: () => {} });
 } catch (e) {
   if (e instanceof Exit) { code = e.code; result = e.files; } else throw e;
 }

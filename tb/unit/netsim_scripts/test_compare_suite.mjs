@@ -30,6 +30,8 @@ fs.mkdirSync(path.join(root, 'scripts'), { recursive: true });
 for (const f of fs.readdirSync(path.join(real, 'scripts')).filter((n) => n.endsWith('.mjs'))) {
   fs.copyFileSync(path.join(real, 'scripts', f), path.join(root, 'scripts', f));
 }
+// and the helpers they import (scripts/lib/).
+fs.cpSync(path.join(real, 'scripts', 'lib'), path.join(root, 'scripts', 'lib'), { recursive: true });
 fs.mkdirSync(path.join(root, 'docs'));
 // The copy starts without a compare section (the real file may have one:
 // the first run below must append it).
