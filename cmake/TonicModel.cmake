@@ -73,7 +73,6 @@ function(tonic_add_model NAME)
   list(FILTER srcs EXCLUDE REGEX "^${VERILATOR_ROOT}/include/")
   set_property(TARGET ${NAME} PROPERTY SOURCES ${srcs})
   target_link_libraries(${NAME} PUBLIC tonic_verilated_rt)
-  set_property(GLOBAL APPEND PROPERTY TONIC_MODELS ${NAME})
 endfunction()
 
 # Warnings on for our testbench code; Verilator's runtime headers are
@@ -108,102 +107,73 @@ function(tonic_add_bench EXE)
   set_property(GLOBAL APPEND PROPERTY TONIC_BENCHES ${EXE})
 endfunction()
 
-# tonic_model_from_manifest(<json> <config> [AS <target>] [TRACE_FST])
-# Declares the Verilated model of one config of rtl/manifest/<block>.json
-# (top, sources, params, optional "include_dirs" relative to the project
-# root), as target <config> or <target>.
-function(tonic_model_from_manifest FILE CONFIG)
-  cmake_parse_arguments(A "TRACE_FST" "AS" "" ${ARGN})
-  file(READ ${FILE} doc)
-  string(JSON n LENGTH "${doc}" configs)
-  math(EXPR last "${n} - 1")
-  foreach(i RANGE ${last})
-    string(JSON name GET "${doc}" configs ${i} name)
-    if(name STREQUAL CONFIG)
-      set(target ${CONFIG})
-      if(A_AS)
-        set(target ${A_AS})
-      endif()
-      set(trace)
-      if(A_TRACE_FST)
-        set(trace TRACE_FST)
-      endif()
-      _tonic_add_config_model("${doc}" ${i} ${target} ${trace})
-      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILE})
-      return()
-    endif()
-  endforeach()
-  message(FATAL_ERROR "${FILE}: no config ${CONFIG}")
-endfunction()
-
-# tonic_models_from_manifest(<json>)
-# Reads rtl/manifest/<block>.json — the one list of tops, sources and
-# parameter sets shared with `make lint` and `make synth-estimate` — and
-# declares one Verilated model per config (unless the config has
-# "model": false, e.g. a synthesis-only size), with the config's "params"
-# and, over them, its optional "model_params".
-function(tonic_models_from_manifest FILE)
-  file(READ ${FILE} doc)
-  string(JSON n LENGTH "${doc}" configs)
-  math(EXPR last "${n} - 1")
-  foreach(i RANGE ${last})
-    string(JSON name GET "${doc}" configs ${i} name)
-    string(JSON want ERROR_VARIABLE err GET "${doc}" configs ${i} model)
-    if(NOT err AND NOT want)
-      continue()
-    endif()
-    _tonic_add_config_model("${doc}" ${i} ${name})
-  endforeach()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILE})
-endfunction()
-
-# Merges the object configs[I].<MEMBER> of a manifest (absent or empty:
-# nothing) into the list OUT as "key=value" entries; a key already in OUT
-# takes the new value.
-function(_tonic_merge_params DOC I MEMBER OUT)
-  set(acc ${${OUT}})
-  string(JSON n ERROR_VARIABLE err LENGTH "${DOC}" configs ${I} ${MEMBER})
-  if(NOT err AND n GREATER 0)
-    math(EXPR last "${n} - 1")
-    foreach(p RANGE ${last})
-      string(JSON key MEMBER "${DOC}" configs ${I} ${MEMBER} ${p})
-      string(JSON val GET "${DOC}" configs ${I} ${MEMBER} ${key})
-      list(FILTER acc EXCLUDE REGEX "^${key}=")
-      list(APPEND acc "${key}=${val}")
-    endforeach()
+# The configs: scripts/manifest.mjs is the one reader of rtl/manifest/*.json
+# and of the protocol folders (scripts/registry.mjs derives every protocol's
+# builds from protocols/<name>/). At configure time it writes them as CMake
+# variables (generated/manifest.cmake: TONIC_CONFIGS, TONIC_CONFIG_<name>_*,
+# TONIC_PROTOCOLS), and registry.mjs writes the C++ protocol registry
+# (generated/tonic/*.hpp); CMake never parses a manifest itself. Editing a
+# manifest, a descriptor or a user_configs.vh, or adding a protocol folder,
+# re-runs the configure step.
+# TONIC_ONLY_PROTOCOLS (a list): a build tree with only those protocol
+# folders, e.g. a protocol author's quick loop with -DTONIC_BLOCKS=soak.
+set(TONIC_ONLY_PROTOCOLS "" CACHE STRING "only these protocols/<name> folders (empty: all)")
+string(REPLACE ";" "," _tonic_only "${TONIC_ONLY_PROTOCOLS}")
+set(TONIC_GENERATED_DIR ${CMAKE_BINARY_DIR}/generated)
+foreach(step "scripts/manifest.mjs;--cmake;${TONIC_GENERATED_DIR}/manifest.cmake"
+             "scripts/registry.mjs;--cpp;${TONIC_GENERATED_DIR}")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env TONIC_ONLY_PROTOCOLS=${_tonic_only} ${TONIC_NODE} ${step}
+                  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    list(GET step 0 script)
+    message(FATAL_ERROR "${script} failed:\n${err}")
   endif()
-  set(${OUT} ${acc} PARENT_SCOPE)
+endforeach()
+include(${TONIC_GENERATED_DIR}/manifest.cmake)
+set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TONIC_CONFIG_SOURCES})
+
+# The generated protocol registry (tonic/protocol_registry.hpp, the model
+# dispatch headers) next to the hand-written part of the library (lib/).
+add_library(tonic_registry INTERFACE)
+target_include_directories(tonic_registry INTERFACE ${TONIC_GENERATED_DIR} ${CMAKE_SOURCE_DIR}/lib)
+
+# Merges KEY=VALUE entries of OVER into the list LIST (a key of OVER replaces
+# the same key of LIST).
+function(_tonic_merge_kv LIST OVER)
+  set(acc ${${LIST}})
+  foreach(kv ${OVER})
+    string(REGEX REPLACE "=.*" "" key "${kv}")
+    list(FILTER acc EXCLUDE REGEX "^${key}=")
+    list(APPEND acc "${kv}")
+  endforeach()
+  set(${LIST} ${acc} PARENT_SCOPE)
 endfunction()
 
-# Config <i> of a manifest document -> tonic_add_model(<target> ...).
-function(_tonic_add_config_model DOC I TARGET)
-  string(JSON top GET "${DOC}" configs ${I} top)
-  string(JSON ns LENGTH "${DOC}" configs ${I} sources)
-  math(EXPR slast "${ns} - 1")
-  set(srcs)
-  foreach(s RANGE ${slast})
-    string(JSON src GET "${DOC}" configs ${I} sources ${s})
-    list(APPEND srcs ${CMAKE_SOURCE_DIR}/${src})
-  endforeach()
-  set(params)
-  _tonic_merge_params("${DOC}" ${I} params params)
-  # "model_params" (optional): overrides merged over "params" for the
-  # Verilated model only (lint and synthesis use "params" alone), e.g.
-  # {"SimRam": 1} for the behavioural memories of the tonic_top models.
-  _tonic_merge_params("${DOC}" ${I} model_params params)
-  set(incs)
-  string(JSON ni ERROR_VARIABLE err LENGTH "${DOC}" configs ${I} include_dirs)
-  if(NOT err AND ni GREATER 0)
-    math(EXPR ilast "${ni} - 1")
-    foreach(d RANGE ${ilast})
-      string(JSON dir GET "${DOC}" configs ${I} include_dirs ${d})
-      list(APPEND incs ${CMAKE_SOURCE_DIR}/${dir})
-    endforeach()
+# tonic_model(<config> [AS <target>] [TRACE_FST] [PARAMS <P=V>...] [DEFINES <M=V>...])
+# Declares the Verilated model of one config (target <config>, or <target>
+# for a variant), EXCLUDE_FROM_ALL: it is built only when a test, benchmark
+# or tool links it. PARAMS / DEFINES are merged over the config's own (a
+# variant of the same RTL, e.g. the fuzz builds). rtl/CMakeLists.txt
+# declares every config with a model this way, once.
+function(tonic_model CONFIG)
+  cmake_parse_arguments(A "TRACE_FST" "AS" "PARAMS;DEFINES" ${ARGN})
+  if(NOT DEFINED TONIC_CONFIG_${CONFIG}_TOP)
+    message(FATAL_ERROR "tonic_model: no config ${CONFIG} (scripts/manifest.mjs lists them)")
   endif()
-  # "model_defines" (optional): {MACRO: value} given to Verilator as
-  # +define+MACRO=value, for the model only: build-time constants of a
-  # protocol's user_configs.vh (e.g. TONIC_CFG_RTO_CYCLES), the same RTL.
-  set(defs)
-  _tonic_merge_params("${DOC}" ${I} model_defines defs)
-  tonic_add_model(${TARGET} TOP ${top} SOURCES ${srcs} PARAMS ${params} INCLUDE_DIRS ${incs} DEFINES ${defs} ${ARGN})
+  set(target ${CONFIG})
+  if(A_AS)
+    set(target ${A_AS})
+  endif()
+  set(params ${TONIC_CONFIG_${CONFIG}_PARAMS})
+  _tonic_merge_kv(params "${A_PARAMS}")
+  set(defines ${TONIC_CONFIG_${CONFIG}_DEFINES})
+  _tonic_merge_kv(defines "${A_DEFINES}")
+  set(trace)
+  if(A_TRACE_FST)
+    set(trace TRACE_FST)
+  endif()
+  tonic_add_model(${target} TOP ${TONIC_CONFIG_${CONFIG}_TOP} SOURCES ${TONIC_CONFIG_${CONFIG}_SOURCES}
+    PARAMS ${params} INCLUDE_DIRS ${TONIC_CONFIG_${CONFIG}_INCLUDE_DIRS} DEFINES ${defines} ${trace})
+  set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
 endfunction()

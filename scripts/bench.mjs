@@ -65,7 +65,7 @@ function removeModelOutputs(name) {
       else walk(full);
     }
   };
-  walk(path.join(BUILD, 'tb'));
+  walk(path.join(BUILD, 'rtl'));  // rtl/CMakeLists.txt declares every model
   for (const dir of found) {
     const purge = (d) => {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {

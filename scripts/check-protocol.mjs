@@ -89,11 +89,12 @@ function waivers(dir, work) {
   return f;
 }
 
-/// The sources of tonic_top with this protocol: a tonic_top config of the
-/// manifest (the one list of files), its protocol files swapped for dir's.
+/// The sources of tonic_top with this protocol: a config of the "tonic_top"
+/// file set (rtl/manifest/tonic.json, the one list of files), its protocol
+/// files swapped for dir's.
 function topSources(dir) {
-  const base = loadConfigs().find((c) => c.top === 'tonic_top' && c.synth && c.include_dirs.includes('protocols/newreno'));
-  if (!base) throw new Error('no tonic_top config with protocols/newreno in rtl/manifest');
+  const base = loadConfigs().find((c) => c.fileset === 'tonic_top');
+  if (!base) throw new Error('no config of the tonic_top file set (rtl/manifest/tonic.json)');
   const srcs = base.sources.map((s) => (s.endsWith('/incoming.v') ? path.join(dir, 'incoming.v')
     : s.endsWith('/periodic_updates.v') ? path.join(dir, 'periodic_updates.v') : path.join(ROOT, s)));
   return srcs;

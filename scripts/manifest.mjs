@@ -33,26 +33,60 @@
 //            takes (its own keys win; params are its own). Only for
 //            "model": false configs (CMake reads the manifests itself and
 //            does not follow "like"): e.g. the synthesis-only sizes of a top
+//   fileset  optional: the name of a file set ("filesets" of any manifest:
+//            {name: {top, sources, include_dirs, proto_modules}}) that gives
+//            the config its top, sources, include dirs and proto_modules;
+//            "$protocol" in the set's sources stands for the config's
+//            "protocol_sources" (default: incoming.v and periodic_updates.v
+//            of "protocol_dir"), and "protocol_dir" is added to the include
+//            dirs. E.g. the "tonic_top" set: every tonic_top build names it
+//            instead of pasting the ~20 sources
+//   protocol_dir  with fileset: the protocol's folder
 //   proto_modules  optional: modules whose logic `make synth-estimate`
 //            reports separately as the protocol part (kept as their own
 //            hierarchy, then flattened; scripts/synth-estimate.mjs), e.g.
 //            ["tonic_proto_incoming", "tonic_proto_periodic"]; default none
 //
-// CLI: node manifest.mjs [--synth] [--lint] [--block B] [--config C]
+// The builds of every protocol are not written here: scripts/registry.mjs
+// derives them from protocols/<name>/ (protocolConfigs) and loadConfigs()
+// adds them, so a protocol folder needs no manifest edit.
+//
+// CLI: node manifest.mjs [--synth] [--lint] [--block B] [--config C] [--cmake FILE]
 //   prints one line per config: name<TAB>top<TAB>sources<TAB>params<TAB>include_dirs<TAB>defines
 //   (sources and include_dirs space-separated; params and model_defines as
 //   space-separated Name=value; empty fields are empty strings).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { cli } from './lib/cli.mjs';
+import { loadProtocols, PROTOCOL_FILES, protocolConfigs, writeIfChanged } from './registry.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/// A config that names a file set, with the set's top, sources (the
+/// protocol's files in place of "$protocol"), include dirs and proto_modules.
+function withFileset(where, c, filesets) {
+  if (c.fileset === undefined) return c;
+  const set = filesets.get(c.fileset);
+  if (!set) throw new Error(`${where}: config ${c.name}: no file set ${c.fileset}`);
+  if (typeof c.protocol_dir !== 'string') throw new Error(`${where}: config ${c.name}: "fileset" needs "protocol_dir"`);
+  const files = c.protocol_sources ?? [`${c.protocol_dir}/incoming.v`, `${c.protocol_dir}/periodic_updates.v`];
+  const { protocol_sources: _s, ...rest } = c;
+  return {
+    ...(set.top ? { top: set.top } : {}),
+    ...(set.proto_modules ? { proto_modules: set.proto_modules } : {}),
+    ...rest,
+    sources: set.sources.flatMap((s) => (s === PROTOCOL_FILES ? files : [s])),
+    include_dirs: [...(set.include_dirs ?? []), c.protocol_dir],
+  };
+}
 
 /// All configs of all manifests, each with its block name, validated.
 export function loadConfigs() {
   const dir = path.join(ROOT, 'rtl', 'manifest');
   const raw = [];  // [where, block, config]
+  const filesets = new Map();
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const where = path.join('rtl', 'manifest', file);
     let doc;
@@ -64,14 +98,28 @@ export function loadConfigs() {
     if (typeof doc.block !== 'string' || !Array.isArray(doc.configs)) {
       throw new Error(`${where}: needs "block" (string) and "configs" (array)`);
     }
+    for (const [name, set] of Object.entries(doc.filesets ?? {})) {
+      if (filesets.has(name)) throw new Error(`${where}: file set ${name} defined twice`);
+      if (!Array.isArray(set.sources) || (set.top !== undefined && typeof set.top !== 'string')) {
+        throw new Error(`${where}: file set ${name} needs "sources" (and "top" a string if given)`);
+      }
+      filesets.set(name, set);
+    }
     for (const c of doc.configs) raw.push([where, doc.block, c]);
   }
+  for (const p of loadProtocols()) {
+    for (const c of protocolConfigs(p)) raw.push([`${p.dir}/protocol.json`, c.block, c]);
+  }
+  for (const entry of raw) entry[2] = withFileset(entry[0], entry[2], filesets);
   const byName = new Map(raw.map(([, , c]) => [c.name, c]));
   const configs = [];
   const seen = new Set();
   for (let [where, block, c] of raw) {
     if (c.like !== undefined) {
       const base = byName.get(c.like);
+      // A tree restricted to some protocols (TONIC_ONLY_PROTOCOLS) leaves
+      // out the variants of the others' builds.
+      if (!base && process.env.TONIC_ONLY_PROTOCOLS) continue;
       if (!base || base.like !== undefined) {
         throw new Error(`${where}: config ${c.name}: "like" names no config without "like" (${c.like})`);
       }
@@ -117,6 +165,50 @@ export function loadConfigs() {
   return configs;
 }
 
+/// Every file the configs are derived from: a change to any of them re-runs
+/// CMake's configure step (and so this script).
+export function sourcesOfConfigs() {
+  const mdir = path.join(ROOT, 'rtl', 'manifest');
+  const files = fs.readdirSync(mdir).filter((f) => f.endsWith('.json')).map((f) => path.join(mdir, f));
+  files.push(path.join(ROOT, 'protocols'), path.join(ROOT, 'scripts', 'manifest.mjs'), path.join(ROOT, 'scripts', 'registry.mjs'));
+  for (const p of loadProtocols()) {
+    files.push(path.join(ROOT, p.dir), path.join(ROOT, p.dir, 'protocol.json'), path.join(ROOT, p.dir, 'user_configs.vh'));
+  }
+  return files.sort();
+}
+
+/// The configs as CMake variables (cmake/TonicModel.cmake reads them; CMake
+/// never parses the manifests itself): TONIC_CONFIGS, and per config
+/// TONIC_CONFIG_<name>_{TOP,SOURCES,PARAMS,INCLUDE_DIRS,DEFINES,MODEL,PROTOCOL}
+/// (sources and include dirs absolute; PARAMS = params with model_params
+/// over them, as Name=value); TONIC_PROTOCOLS and, per protocol,
+/// TONIC_PROTOCOL_<p>_{CREDIT,RECEIVER}; TONIC_CONFIG_SOURCES, the files all
+/// this comes from.
+export function cmakeTable(configs) {
+  const q = (v) => `[=[${v}]=]`;
+  const list = (xs) => xs.map(q).join(' ');
+  const abs = (f) => path.join(ROOT, f);
+  const out = ['# Generated by scripts/manifest.mjs --cmake at configure time. Do not edit.'];
+  out.push(`set(TONIC_CONFIGS ${list(configs.map((c) => c.name))})`);
+  for (const c of configs) {
+    const v = (k, val) => out.push(`set(TONIC_CONFIG_${c.name}_${k} ${val})`);
+    v('TOP', q(c.top));
+    v('SOURCES', list(c.sources.map(abs)));
+    v('PARAMS', list(Object.entries({ ...c.params, ...c.model_params }).map(([k, x]) => `${k}=${x}`)));
+    v('INCLUDE_DIRS', list(c.include_dirs.map(abs)));
+    v('DEFINES', list(Object.entries(c.model_defines).map(([k, x]) => `${k}=${x}`)));
+    v('MODEL', c.model ? 'ON' : 'OFF');
+    v('PROTOCOL', q(c.protocol ?? ''));
+  }
+  const protocols = loadProtocols();
+  out.push(`set(TONIC_PROTOCOLS ${list(protocols.map((p) => p.name))})`);
+  for (const p of protocols) {
+    out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`);
+  }
+  out.push(`set(TONIC_CONFIG_SOURCES ${list(sourcesOfConfigs())})`, '');
+  return out.join('\n');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values: opts } = cli({
     name: 'manifest',
@@ -127,6 +219,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       lint: { type: 'boolean', help: 'only configs `make lint` checks' },
       block: { type: 'string', arg: 'B', help: 'only the configs of this block' },
       config: { type: 'string', arg: 'C', help: 'only this config' },
+      cmake: { type: 'string', arg: 'FILE', help: 'write the configs as CMake variables to FILE (the configure step)' },
     },
   });
   try {
@@ -135,6 +228,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     if (opts.lint) configs = configs.filter((c) => c.lint);
     if (opts.block) configs = configs.filter((c) => c.block === opts.block);
     if (opts.config) configs = configs.filter((c) => c.name === opts.config);
+    if (opts.cmake) {
+      writeIfChanged(opts.cmake, cmakeTable(configs));
+      process.exit(0);
+    }
     for (const c of configs) {
       const params = Object.entries(c.params).map(([k, v]) => `${k}=${v}`).join(' ');
       const defines = Object.entries(c.model_defines).map(([k, v]) => `${k}=${v}`).join(' ');

@@ -18,7 +18,7 @@
 // usage: scripts/new-protocol <name> --credit {window|rate|tokens} [--dir DIR] [--force]
 //   <name>   [a-z][a-z0-9_]* (the folder name)
 //   --dir    where to create it (default protocols/<name>)
-//   --force  overwrite an existing folder's four files
+//   --force  overwrite an existing folder's five files
 // Exit 0: written; 2: bad usage or the folder exists.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -289,12 +289,28 @@ engine connects them), lint (Verilator -Wall and Yosys read_slang), that
 every output is driven on every path, the user state against the
 ${scheme} scheme's limit, and the logic levels of each module with a
 verdict (<= 32 pass, 33-42 marginal, > 42 fail; docs/timing-model.md).
-To build the sender with it, add a \`tonic_top\` config naming its files to
-a manifest under \`rtl/manifest/\` (see \`tonic.json\`).
+Nothing else needs an edit: \`protocol.json\` says which receiver it pairs
+with, and every tool finds the folder (the next configure builds
+\`tonic_${name}_1024x128\`, its small and soak builds and its modules;
+\`make lint\`, \`make synth-estimate\` and \`tonic-soak --protocol ${name}\`
+include it; docs/protocol-api.md).
 `;
 }
 
-/// Writes the four files of protocol `name` into `dir`; returns their paths.
+/// The receiver mode each template pairs with (protocol.json "receiver"):
+/// the window template reacts to acks, the rate one to CNPs and go-back-N
+/// NACKs, the token one to pulls and NACKs of trimmed segments.
+const RECEIVER = { window: 'tcp', rate: 'roce', tokens: 'ndp' };
+
+/// protocol.json: the descriptor every tool reads (scripts/registry.mjs).
+function descriptor(name, scheme) {
+  return `${JSON.stringify({
+    doc: `${name}: made by scripts/new-protocol from the ${scheme} template`,
+    receiver: RECEIVER[scheme],
+  }, null, 2)}\n`;
+}
+
+/// Writes the five files of protocol `name` into `dir`; returns their paths.
 export function scaffold(name, scheme, dir, force = false) {
   if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new UsageError(`bad protocol name "${name}": use [a-z][a-z0-9_]*`);
   if (!(scheme in SCHEMES)) throw new UsageError(`--credit must be one of ${Object.keys(SCHEMES).join(', ')}, not "${scheme}"`);
@@ -303,6 +319,7 @@ export function scaffold(name, scheme, dir, force = false) {
     'incoming.v': incoming(name, scheme),
     'periodic_updates.v': periodic(name, scheme),
     'README.md': readme(name, scheme),
+    'protocol.json': descriptor(name, scheme),
   };
   if (!force && Object.keys(files).some((f) => fs.existsSync(path.join(dir, f)))) {
     throw new UsageError(`${dir} already has protocol files (use --force to overwrite)`);
@@ -322,7 +339,7 @@ const CLI = {
   options: {
     credit: { type: 'string', arg: '{window|rate|tokens}', help: 'the credit scheme (required)' },
     dir: { type: 'string', arg: 'DIR', shown: 'protocols/<name>', help: 'the folder to write' },
-    force: { type: 'boolean', help: "overwrite an existing folder's four files" },
+    force: { type: 'boolean', help: "overwrite an existing folder's five files" },
   },
   positionals: { names: '<name>', min: 1, max: 1 },
 };

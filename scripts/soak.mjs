@@ -17,9 +17,11 @@ import { spawn } from 'node:child_process';
 import { ROOT } from './manifest.mjs';
 import { cli } from './lib/cli.mjs';
 import { runPool } from './lib/pool.mjs';
+import { loadProtocols } from './registry.mjs';
 import { markdownTable, REPORTS } from './report.mjs';
 
-const PROTOCOLS = ['reno', 'newreno', 'sack', 'rocev2_dcqcn', 'rocev2_gb0', 'irn', 'ndp'];
+// Every protocol folder (scripts/registry.mjs): a new one is soaked with no edit here.
+const PROTOCOLS = loadProtocols().map((p) => p.name);
 const { values: opts } = cli({
   name: 'soak',
   description: 'Runs tonic-soak for every protocol in chunks on --jobs cores; writes build/reports/soak.json\n' +

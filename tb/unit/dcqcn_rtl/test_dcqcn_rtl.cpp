@@ -18,10 +18,10 @@
 #include <map>
 #include <string>
 
-#include "Vdcqcn_incoming.h"
-#include "Vdcqcn_periodic.h"
-#include "Vgb0_incoming.h"
-#include "Vgb0_periodic.h"
+#include "Vrocev2_dcqcn_incoming.h"
+#include "Vrocev2_dcqcn_periodic.h"
+#include "Vrocev2_gb0_incoming.h"
+#include "Vrocev2_gb0_periodic.h"
 #include "common/rng.hpp"
 #include "common/vh_constants.hpp"
 #include "roce_flow.hpp"
@@ -32,8 +32,8 @@ using tonic::ref::dcqcn::Rp;
 
 namespace {
 
-using DcqcnFlow = RoceFlow<Vdcqcn_incoming, Vdcqcn_periodic>;
-using Gb0Flow = RoceFlow<Vgb0_incoming, Vgb0_periodic>;
+using DcqcnFlow = RoceFlow<Vrocev2_dcqcn_incoming, Vrocev2_dcqcn_periodic>;
+using Gb0Flow = RoceFlow<Vrocev2_gb0_incoming, Vrocev2_gb0_periodic>;
 
 constexpr uint32_t kC = RoceCfg::kC;
 constexpr uint32_t kSeg = RoceCfg::kSegBytes;

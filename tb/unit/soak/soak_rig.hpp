@@ -49,26 +49,17 @@
 #include "common/rng.hpp"
 #include "common/rx_beat.hpp"
 #include "common/top_drive.hpp"
+#include "tonic/protocol_registry.hpp"
 
 namespace tonic::soak {
 
-enum class Proto { kReno, kNewReno, kSack, kDcqcn, kGb0, kIrn, kNdp };
+using registry::ProtocolId;
+using registry::Receiver;
 
-inline const char* proto_name(Proto p) {
-  switch (p) {
-    case Proto::kReno: return "reno";
-    case Proto::kNewReno: return "newreno";
-    case Proto::kSack: return "sack";
-    case Proto::kDcqcn: return "rocev2_dcqcn";
-    case Proto::kGb0: return "rocev2_gb0";
-    case Proto::kIrn: return "irn";
-    case Proto::kNdp: return "ndp";
-  }
-  return "?";
-}
+inline const char* proto_name(ProtocolId p) { return registry::get(p).name; }
 
 /// RtoMax of the protocol's user_configs.vh (cycles): the completion bound.
-inline uint64_t rto_max(Proto p) { return p == Proto::kNdp ? 6'400'000 : p == Proto::kIrn ? 32'000 : 1'280'000; }
+inline uint64_t rto_max(ProtocolId p) { return registry::get(p).rto_max; }
 
 struct Options {
   uint64_t cycles = 1'000'000;
@@ -100,28 +91,27 @@ struct Result {
 /// its next incarnation.
 class AnyRx {
  public:
-  AnyRx(Proto p, uint32_t window) : p_(p) {
-    switch (p) {
-      case Proto::kReno:
-      case Proto::kNewReno:
-      case Proto::kSack: {
+  AnyRx(ProtocolId p, uint32_t window) {
+    const Receiver r = registry::get(p).receiver;
+    switch (r) {
+      case Receiver::kTcp:
+      case Receiver::kTcpSack: {
         RxConfig c;
         c.window = window;
-        c.sack = p == Proto::kSack;
+        c.sack = r == Receiver::kTcpSack;
         tcp_ = std::make_unique<TcpReceiver>(c);
         break;
       }
-      case Proto::kDcqcn:
-      case Proto::kGb0:  // the RTL of rocev2_gb0 recovers go-back-N (its README): a RoCE receiver
+      case Receiver::kRoce:  // go-back-0 (host_restart) only changes what the host posts: a RoCE receiver
         roce_ = std::make_unique<RoceReceiver>();
         break;
-      case Proto::kIrn: {
+      case Receiver::kIrn: {
         IrnRxConfig c;
         c.window = window;
         irn_ = std::make_unique<IrnReceiver>(c);
         break;
       }
-      case Proto::kNdp: {
+      case Receiver::kNdp: {
         NdpRxConfig c;
         c.window = window;
         ndp_ = std::make_unique<NdpReceiver>(c);
@@ -162,7 +152,6 @@ class AnyRx {
   }
 
  private:
-  Proto p_;
   std::unique_ptr<TcpReceiver> tcp_;
   std::unique_ptr<RoceReceiver> roce_;
   std::unique_ptr<IrnReceiver> irn_;
@@ -174,7 +163,7 @@ class Soak {
  public:
   static constexpr uint32_t kRing = 16;
 
-  Soak(Proto p, const Options& o) : p_(p), o_(o), rng_(o.seed), rx_(p, kW), fl_(kFlows), gen_(kFlows) {
+  Soak(ProtocolId p, const Options& o) : p_(p), o_(o), rng_(o.seed), rx_(p, kW), fl_(kFlows), gen_(kFlows) {
     // Assertion failures are counted (Verilator's error count), not fatal.
     Verilated::threadContextp()->errorLimit(1 << 30);
     Verilated::threadContextp()->fatalOnError(false);
@@ -508,7 +497,7 @@ class Soak {
     if (!t.present) return;  // draining: the receiver is gone
     // The network.
     if (storm_ && loss_ > 0 && rng_.chance(loss_)) {
-      if (p_ == Proto::kNdp && rng_.chance(0.5)) {
+      if (registry::get(p_).receiver == Receiver::kNdp && rng_.chance(0.5)) {  // trimmed, not dropped
         ++res_.trimmed;
         fwd_.push({c + delay_, seq_++, t.key, idx, true, false});
       } else {
@@ -618,7 +607,7 @@ class Soak {
     return (d & 0x8000'0000u) ? 0u - d : d;
   }
 
-  Proto p_;
+  ProtocolId p_;
   Options o_;
   Harness<Model> h_;
   Rng rng_;

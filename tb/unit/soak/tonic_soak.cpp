@@ -4,8 +4,10 @@
 // assertions of the soak models enabled. Prints one line per protocol and
 // optionally writes JSON; exits 1 on any violation or assertion failure.
 //   tonic-soak --protocol all --cycles 2000000 --seed 7 --json out.json
-// Built as tonic-soak-noassert (only newreno, the same RTL without
-// TONIC_ASSERT) to measure what the assertions cost.
+// Built as tonic-soak-noassert (the same RTL without TONIC_ASSERT) to
+// measure what the assertions cost. The protocols and their builds come
+// from the generated registry (scripts/registry.mjs): a new protocol
+// folder is soaked with no edit here.
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -17,45 +19,28 @@
 #include "soak_rig.hpp"
 
 #ifdef TONIC_SOAK_NOASSERT
-#include "Vtonic_soak_newreno_16x16_noassert.h"
+#include "tonic/soak_noassert_models.hpp"
 #else
-#include "Vtonic_soak_irn_16x128.h"
-#include "Vtonic_soak_ndp_16x128.h"
-#include "Vtonic_soak_newreno_16x16.h"
-#include "Vtonic_soak_reno_16x16.h"
-#include "Vtonic_soak_rocev2_dcqcn_16x128.h"
-#include "Vtonic_soak_rocev2_gb0_16x128.h"
-#include "Vtonic_soak_sack_16x16.h"
+#include "tonic/soak_models.hpp"
 #endif
 
 using namespace tonic::soak;
+namespace registry = tonic::registry;
 
 namespace {
 
-const std::vector<Proto> kAll = {Proto::kReno, Proto::kNewReno, Proto::kSack, Proto::kDcqcn,
-                                 Proto::kGb0, Proto::kIrn, Proto::kNdp};
-
-template <class Model, uint32_t F, uint32_t W>
-Result run_one(Proto p, const Options& o) {
-  Soak<Model, F, W> s(p, o);
-  return s.run();
-}
-
-Result run(Proto p, const Options& o) {
+Result run(ProtocolId p, const Options& o) {
+  // The protocol's small build (tonic_soak_<name>_<flows>x<window>), from
+  // the generated dispatch over every protocol folder.
+  auto one = [&](auto tag) {
+    using T = decltype(tag);
+    Soak<typename T::Model, T::kFlows, T::kWindow> s(p, o);
+    return s.run();
+  };
 #ifdef TONIC_SOAK_NOASSERT
-  if (p != Proto::kNewReno) throw std::runtime_error("tonic-soak-noassert has newreno only");
-  return run_one<Vtonic_soak_newreno_16x16_noassert, 16, 16>(p, o);
+  return registry::with_soak_noassert_model(p, one);
 #else
-  switch (p) {
-    case Proto::kReno: return run_one<Vtonic_soak_reno_16x16, 16, 16>(p, o);
-    case Proto::kNewReno: return run_one<Vtonic_soak_newreno_16x16, 16, 16>(p, o);
-    case Proto::kSack: return run_one<Vtonic_soak_sack_16x16, 16, 16>(p, o);
-    case Proto::kDcqcn: return run_one<Vtonic_soak_rocev2_dcqcn_16x128, 16, 128>(p, o);
-    case Proto::kGb0: return run_one<Vtonic_soak_rocev2_gb0_16x128, 16, 128>(p, o);
-    case Proto::kIrn: return run_one<Vtonic_soak_irn_16x128, 16, 128>(p, o);
-    case Proto::kNdp: return run_one<Vtonic_soak_ndp_16x128, 16, 128>(p, o);
-  }
-  return {};
+  return registry::with_soak_model(p, one);
 #endif
 }
 
@@ -93,7 +78,7 @@ int main(int argc, char** argv) {
   std::string proto = "all", json;
   Options o;
   double cycles = 1e6;
-  app.add_option("--protocol", proto, "reno|newreno|sack|rocev2_dcqcn|rocev2_gb0|irn|ndp|all");
+  app.add_option("--protocol", proto, std::string("a protocol (") + registry::kNames + ") or all");
   app.add_option("--cycles", cycles, "cycles per protocol (a last calm phase may add some)");
   app.add_option("--seed", o.seed, "random seed (the seed of protocol i is seed + i)");
   app.add_option("--json", json, "write the results as JSON to this file");
@@ -103,17 +88,17 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   o.cycles = static_cast<uint64_t>(cycles);
 
-  std::vector<Proto> ps;
-  for (size_t i = 0; i < kAll.size(); ++i) {
-    if (proto == "all" || proto == proto_name(kAll[i])) ps.push_back(kAll[i]);
+  std::vector<ProtocolId> ps;
+  for (int i = 0; i < registry::kProtocolCount; ++i) {
+    if (proto == "all" || proto == registry::kProtocols[i].name) ps.push_back(static_cast<ProtocolId>(i));
   }
   if (ps.empty()) {
-    std::fprintf(stderr, "tonic-soak: unknown protocol %s\n", proto.c_str());
+    std::fprintf(stderr, "tonic-soak: unknown protocol %s (protocols: %s)\n", proto.c_str(), registry::kNames);
     return 2;
   }
   nlohmann::json out = nlohmann::json::array();
   bool bad = false;
-  for (Proto p : ps) {
+  for (ProtocolId p : ps) {
     Options oi = o;
     oi.seed = o.seed + static_cast<uint64_t>(p);
     const Result r = run(p, oi);

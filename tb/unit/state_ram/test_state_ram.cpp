@@ -28,6 +28,17 @@ using namespace tonic;
       Vstate_ram_w1r3_reg_256x40_sim, Vstate_ram_w2r3_reg_256x40_sim, Vstate_ram_w2r3_comb_256x40_sim,           \
       Vstate_ram_w1r2_comb_noclr_256x40_sim, Vstate_ram_w2r2_reg_100x72_sim, Vstate_ram_w1r1_reg_noclr_64x16_sim
 
+// The cells with two writers (the same-cycle write tests) and those with a
+// clear port (the clear tests): a test is registered only for the models it
+// applies to.
+#define STATE_RAM_MULTI_WRITER_MODELS                                                                              \
+  Vstate_ram_w2r3_reg_256x40, Vstate_ram_w2r3_comb_256x40, Vstate_ram_w2r2_reg_100x72,                            \
+      Vstate_ram_w2r3_reg_256x40_sim, Vstate_ram_w2r3_comb_256x40_sim, Vstate_ram_w2r2_reg_100x72_sim
+#define STATE_RAM_CLEAR_MODELS                                                                                     \
+  Vstate_ram_w1r3_reg_256x40, Vstate_ram_w2r3_reg_256x40, Vstate_ram_w2r3_comb_256x40, Vstate_ram_w2r2_reg_100x72, \
+      Vstate_ram_w1r3_reg_256x40_sim, Vstate_ram_w2r3_reg_256x40_sim, Vstate_ram_w2r3_comb_256x40_sim,             \
+      Vstate_ram_w2r2_reg_100x72_sim
+
 // The reference agrees with the DUT on every cycle so far.
 #define REQUIRE_CLEAN(tb)        \
   do {                           \
@@ -160,85 +171,79 @@ TEMPLATE_TEST_CASE("state_ram: a write is seen by a read presented in the same c
 }
 
 TEMPLATE_TEST_CASE("state_ram: two writers to one address in one cycle, writer 1 wins", "[state_ram][smoke]",
-                   STATE_RAM_MODELS) {
+                   STATE_RAM_MULTI_WRITER_MODELS) {
   using Tb = StateRamTb<TestType>;
-  if constexpr (Tb::W < 2) {
-    SUCCEED("one writer");
-  } else {
-    Tb tb;
-    for (uint32_t a : {0u, 7u, Tb::Depth - 1}) {
-      CAPTURE(a);
-      // Same-cycle collision, the address presented in that cycle.
-      tb.read_all(a);
-      tb.write(0, a, Tb::word(0x100 + a));
-      tb.write(1, a, Tb::word(0x200 + a));
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.out(r) == Tb::word(0x200 + a));
-      // An idle cycle: out() is now read from storage (not forwarded).
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) {
-        REQUIRE(tb.during(r) == Tb::word(0x200 + a));
-        REQUIRE(tb.out(r) == Tb::word(0x200 + a));
-      }
-      // Across cycles the last write wins, whatever the writer: writer 1,
-      // then writer 0 (the live-value table must move back to bank 0).
-      tb.write(1, a, Tb::word(0x300 + a));
-      tb.cycle();
-      tb.write(0, a, Tb::word(0x400 + a));
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.out(r) == Tb::word(0x400 + a));
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) {
-        REQUIRE(tb.during(r) == Tb::word(0x400 + a));
-        REQUIRE(tb.out(r) == Tb::word(0x400 + a));
-      }
-      // Collision again after writer 0 held the word.
-      tb.write(0, a, Tb::word(0x500 + a));
-      tb.write(1, a, Tb::word(0x600 + a));
-      tb.cycle();
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) {
-        REQUIRE(tb.during(r) == Tb::word(0x600 + a));
-        REQUIRE(tb.out(r) == Tb::word(0x600 + a));
-      }
+  static_assert(!(Tb::W < 2), "registered only for the models it applies to");
+  Tb tb;
+  for (uint32_t a : {0u, 7u, Tb::Depth - 1}) {
+    CAPTURE(a);
+    // Same-cycle collision, the address presented in that cycle.
+    tb.read_all(a);
+    tb.write(0, a, Tb::word(0x100 + a));
+    tb.write(1, a, Tb::word(0x200 + a));
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.out(r) == Tb::word(0x200 + a));
+    // An idle cycle: out() is now read from storage (not forwarded).
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) {
+      REQUIRE(tb.during(r) == Tb::word(0x200 + a));
+      REQUIRE(tb.out(r) == Tb::word(0x200 + a));
     }
-    REQUIRE_CLEAN(tb);
+    // Across cycles the last write wins, whatever the writer: writer 1,
+    // then writer 0 (the live-value table must move back to bank 0).
+    tb.write(1, a, Tb::word(0x300 + a));
+    tb.cycle();
+    tb.write(0, a, Tb::word(0x400 + a));
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.out(r) == Tb::word(0x400 + a));
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) {
+      REQUIRE(tb.during(r) == Tb::word(0x400 + a));
+      REQUIRE(tb.out(r) == Tb::word(0x400 + a));
+    }
+    // Collision again after writer 0 held the word.
+    tb.write(0, a, Tb::word(0x500 + a));
+    tb.write(1, a, Tb::word(0x600 + a));
+    tb.cycle();
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) {
+      REQUIRE(tb.during(r) == Tb::word(0x600 + a));
+      REQUIRE(tb.out(r) == Tb::word(0x600 + a));
+    }
   }
+  REQUIRE_CLEAN(tb);
 }
 
 TEMPLATE_TEST_CASE("state_ram: two writers to different addresses in one cycle both land", "[state_ram][smoke]",
-                   STATE_RAM_MODELS) {
+                   STATE_RAM_MULTI_WRITER_MODELS) {
   using Tb = StateRamTb<TestType>;
-  if constexpr (Tb::W < 2) {
-    SUCCEED("one writer");
-  } else {
-    Tb tb;
-    const uint32_t a0 = 10, a1 = 11;
-    // Each address presented in the cycle of the writes (forwarding from
-    // the right writer for RegRead=1).
-    for (unsigned r = 0; r < Tb::R; ++r) tb.read(r, r % 2 ? a1 : a0);
-    tb.write(0, a0, Tb::word(0x10));
-    tb.write(1, a1, Tb::word(0x11));
-    tb.cycle();
-    for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.out(r) == Tb::word(r % 2 ? 0x11 : 0x10));
-    // Swap the addresses between the writers.
-    tb.write(0, a1, Tb::word(0x21));
-    tb.write(1, a0, Tb::word(0x20));
-    tb.cycle();
-    for (unsigned r = 0; r < Tb::R; ++r) {
-      REQUIRE(tb.during(r) == Tb::word(r % 2 ? 0x11 : 0x10));
-      REQUIRE(tb.out(r) == Tb::word(r % 2 ? 0x21 : 0x20));
-    }
-    // Read the swapped words in later cycles, ports crossed over.
-    for (unsigned r = 0; r < Tb::R; ++r) tb.read(r, r % 2 ? a0 : a1);
-    tb.cycle();
-    tb.cycle();
-    for (unsigned r = 0; r < Tb::R; ++r) {
-      REQUIRE(tb.during(r) == Tb::word(r % 2 ? 0x20 : 0x21));
-      REQUIRE(tb.out(r) == Tb::word(r % 2 ? 0x20 : 0x21));
-    }
-    REQUIRE_CLEAN(tb);
+  static_assert(!(Tb::W < 2), "registered only for the models it applies to");
+  Tb tb;
+  const uint32_t a0 = 10, a1 = 11;
+  // Each address presented in the cycle of the writes (forwarding from
+  // the right writer for RegRead=1).
+  for (unsigned r = 0; r < Tb::R; ++r) tb.read(r, r % 2 ? a1 : a0);
+  tb.write(0, a0, Tb::word(0x10));
+  tb.write(1, a1, Tb::word(0x11));
+  tb.cycle();
+  for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.out(r) == Tb::word(r % 2 ? 0x11 : 0x10));
+  // Swap the addresses between the writers.
+  tb.write(0, a1, Tb::word(0x21));
+  tb.write(1, a0, Tb::word(0x20));
+  tb.cycle();
+  for (unsigned r = 0; r < Tb::R; ++r) {
+    REQUIRE(tb.during(r) == Tb::word(r % 2 ? 0x11 : 0x10));
+    REQUIRE(tb.out(r) == Tb::word(r % 2 ? 0x21 : 0x20));
   }
+  // Read the swapped words in later cycles, ports crossed over.
+  for (unsigned r = 0; r < Tb::R; ++r) tb.read(r, r % 2 ? a0 : a1);
+  tb.cycle();
+  tb.cycle();
+  for (unsigned r = 0; r < Tb::R; ++r) {
+    REQUIRE(tb.during(r) == Tb::word(r % 2 ? 0x20 : 0x21));
+    REQUIRE(tb.out(r) == Tb::word(r % 2 ? 0x20 : 0x21));
+  }
+  REQUIRE_CLEAN(tb);
 }
 
 TEMPLATE_TEST_CASE("state_ram: a cleared address reads as Init", "[state_ram][smoke]", STATE_RAM_MODELS) {
@@ -287,78 +292,72 @@ TEMPLATE_TEST_CASE("state_ram: a cleared address reads as Init", "[state_ram][sm
 }
 
 TEMPLATE_TEST_CASE("state_ram: clear and write to one address in one cycle, the clear wins", "[state_ram][smoke]",
-                   STATE_RAM_MODELS) {
+                   STATE_RAM_CLEAR_MODELS) {
   using Tb = StateRamTb<TestType>;
-  if constexpr (!Tb::Clear) {
-    SUCCEED("no clear port");
-  } else {
-    Tb tb;
-    const uint32_t a = 20;
-    tb.read_all(a);
-    // Every non-empty set of writers, together with the clear.
-    for (unsigned set = 1; set < (1u << Tb::W); ++set) {
-      CAPTURE(set);
-      tb.write(0, a, Tb::word(0x800 + set));  // a defined word first
-      tb.cycle();
-      for (unsigned w = 0; w < Tb::W; ++w) {
-        if (set >> w & 1) tb.write(w, a, Tb::word(0x900 + 16 * set + w));
-      }
-      tb.clear(a);
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) {
-        if constexpr (!Tb::RegRead) REQUIRE(tb.during(r) == Tb::word(0x800 + set));
-        REQUIRE(tb.out(r) == Tb::init());
-      }
-      // An idle cycle: out() is now read from storage (not forwarded).
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) {
-        REQUIRE(tb.during(r) == Tb::init());
-        REQUIRE(tb.out(r) == Tb::init());
-      }
+  static_assert(!(!Tb::Clear), "registered only for the models it applies to");
+  Tb tb;
+  const uint32_t a = 20;
+  tb.read_all(a);
+  // Every non-empty set of writers, together with the clear.
+  for (unsigned set = 1; set < (1u << Tb::W); ++set) {
+    CAPTURE(set);
+    tb.write(0, a, Tb::word(0x800 + set));  // a defined word first
+    tb.cycle();
+    for (unsigned w = 0; w < Tb::W; ++w) {
+      if (set >> w & 1) tb.write(w, a, Tb::word(0x900 + 16 * set + w));
     }
-    REQUIRE_CLEAN(tb);
+    tb.clear(a);
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) {
+      if constexpr (!Tb::RegRead) REQUIRE(tb.during(r) == Tb::word(0x800 + set));
+      REQUIRE(tb.out(r) == Tb::init());
+    }
+    // An idle cycle: out() is now read from storage (not forwarded).
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) {
+      REQUIRE(tb.during(r) == Tb::init());
+      REQUIRE(tb.out(r) == Tb::init());
+    }
   }
+  REQUIRE_CLEAN(tb);
 }
 
-TEMPLATE_TEST_CASE("state_ram: a write after a clear replaces Init", "[state_ram][smoke]", STATE_RAM_MODELS) {
+TEMPLATE_TEST_CASE("state_ram: a write after a clear replaces Init", "[state_ram][smoke]", STATE_RAM_CLEAR_MODELS) {
   using Tb = StateRamTb<TestType>;
-  if constexpr (!Tb::Clear) {
-    SUCCEED("no clear port");
-  } else {
-    Tb tb;
-    const uint32_t a = 33 % Tb::Depth;
-    tb.read_all(a);
-    for (unsigned w = 0; w < Tb::W; ++w) {
-      CAPTURE(w);
-      // Clear, then write in the very next cycle with the address presented
-      // (RegRead=1: the forwarded write must beat the fresh bit).
-      tb.clear(a);
-      tb.cycle();
-      tb.write(w, a, Tb::word(0xa00 + w));
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) {
-        REQUIRE(tb.during(r) == Tb::init());
-        REQUIRE(tb.out(r) == Tb::word(0xa00 + w));
-      }
-      // Later cycles: the fresh bit is gone.
-      tb.idle(3);
-      for (unsigned r = 0; r < Tb::R; ++r) {
-        REQUIRE(tb.during(r) == Tb::word(0xa00 + w));
-        REQUIRE(tb.out(r) == Tb::word(0xa00 + w));
-      }
-      // Clear and a write of another address in the same cycle, then a write
-      // of the cleared address by the other writer.
-      tb.clear(a);
-      tb.write(w, (a + 1) % Tb::Depth, Tb::word(0xb00 + w));
-      tb.cycle();
-      REQUIRE(tb.out(0) == Tb::init());
-      tb.write(Tb::W - 1 - w, a, Tb::word(0xc00 + w));
-      tb.cycle();
-      tb.cycle();
-      for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.during(r) == Tb::word(0xc00 + w));
+  static_assert(!(!Tb::Clear), "registered only for the models it applies to");
+  Tb tb;
+  const uint32_t a = 33 % Tb::Depth;
+  tb.read_all(a);
+  for (unsigned w = 0; w < Tb::W; ++w) {
+    CAPTURE(w);
+    // Clear, then write in the very next cycle with the address presented
+    // (RegRead=1: the forwarded write must beat the fresh bit).
+    tb.clear(a);
+    tb.cycle();
+    tb.write(w, a, Tb::word(0xa00 + w));
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) {
+      REQUIRE(tb.during(r) == Tb::init());
+      REQUIRE(tb.out(r) == Tb::word(0xa00 + w));
     }
-    REQUIRE_CLEAN(tb);
+    // Later cycles: the fresh bit is gone.
+    tb.idle(3);
+    for (unsigned r = 0; r < Tb::R; ++r) {
+      REQUIRE(tb.during(r) == Tb::word(0xa00 + w));
+      REQUIRE(tb.out(r) == Tb::word(0xa00 + w));
+    }
+    // Clear and a write of another address in the same cycle, then a write
+    // of the cleared address by the other writer.
+    tb.clear(a);
+    tb.write(w, (a + 1) % Tb::Depth, Tb::word(0xb00 + w));
+    tb.cycle();
+    REQUIRE(tb.out(0) == Tb::init());
+    tb.write(Tb::W - 1 - w, a, Tb::word(0xc00 + w));
+    tb.cycle();
+    tb.cycle();
+    for (unsigned r = 0; r < Tb::R; ++r) REQUIRE(tb.during(r) == Tb::word(0xc00 + w));
   }
+  REQUIRE_CLEAN(tb);
 }
 
 TEMPLATE_TEST_CASE("state_ram: a clear leaves the other addresses untouched", "[state_ram][smoke]",

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: Apache-2.0
+// registry.mjs — the protocol registry: the one reader of protocol folders.
+//
+// A protocol is its folder, protocols/<name>/ (docs/protocol-api.md):
+//   incoming.v, periodic_updates.v, user_configs.vh   the RTL (the paper's three files)
+//   protocol.json                                     the descriptor (below)
+//   README.md, optional C++ twin and tests            documentation
+// Every tool learns about protocols here: scripts/manifest.mjs adds the
+// builds of every protocol to the manifest configs (so CMake, `make lint`,
+// `make synth-estimate`, bench, netlist and Vivado pick them up), and
+// `--cpp` writes the generated C++ registry (protocol names, credit scheme,
+// receiver mode, the constants of user_configs.vh, user-state fields) that
+// the simulators and test rigs include instead of restating any of it.
+//
+// protocol.json (every key optional except "receiver"):
+//   receiver       the receiver mode the protocol pairs with, one of RECEIVERS:
+//                  tcp (cumulative acks), tcp_sack (acks + SACK blocks),
+//                  roce (go-back-N NACKs + CNPs), irn (NACKs with SACK),
+//                  ndp (acks, NACKs of trimmed segments, pulls)
+//   host_restart   "message": after a NACK or a timeout the host driver
+//                  re-posts the whole message (go-back-0); default "none"
+//   probes         {role: user_t field}: the user-state fields that traces
+//                  and plots show, by role (ssthresh, in_recovery, dup_acks,
+//                  rate)
+//   small          {"flows": F, "window": W}: the size of the small builds
+//                  (tests, soak, fuzz); default 16 x 16 with window credit,
+//                  16 x 128 otherwise
+//   module_windows extra window sizes of the stand-alone protocol-module
+//                  builds (<name>_incoming_w<W>, <name>_periodic_w<W>)
+//   builds         extra tonic_top builds: [{flows, window, suffix?,
+//                  synth?, model?, defines?, model_params?, lint?}]
+// Every protocol gets, without listing them: tonic_<name>_1024x128 (model,
+// lint, synthesis), tonic_<name>_<small> (model), tonic_soak_<name>_<small>
+// (model with the structural memories and the RTL assertions) and
+// tonic_soak_<name>_<small>_noassert (without them), <name>_incoming
+// (lint, synthesis) and <name>_periodic (lint).
+//
+// The constants come from user_configs.vh itself: its `localparam`s are
+// evaluated (integer arithmetic, `ifdef/`else on the build's defines,
+// `include of another folder's file) and user_t's fields are laid out, first
+// field most significant. A construct the reader does not understand is an
+// error naming the file, never a silent default.
+//
+// CLI: node scripts/registry.mjs [--list] [--cpp DIR]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { cli } from './lib/cli.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const PROTOCOLS_DIR = path.join(ROOT, 'protocols');
+export const RECEIVERS = ['tcp', 'tcp_sack', 'roce', 'irn', 'ndp'];
+export const CREDITS = { CreditWindow: 'window', CreditRate: 'rate', CreditToken: 'tokens' };
+/// Constants every user_configs.vh defines (docs/protocol-api.md).
+export const REQUIRED_CONSTS = ['InitWnd', 'RtoInit', 'RtoMin', 'RtoMax', 'RateInit', 'BurstBytes', 'TokensInit'];
+/// The tonic_top file set: the sources a tonic_top build compiles, with
+/// the protocol's two modules where PROTOCOL_FILES stands.
+export const PROTOCOL_FILES = '$protocol';
+
+const rel = (f) => path.relative(ROOT, f);
+
+// ---------------------------------------------------------------------------
+// user_configs.vh: preprocessing, statements, integer expressions.
+
+/// The text of a .vh file after `ifdef/`ifndef/`else/`endif (against
+/// `defines`) and `include (relative to the including file), comments removed.
+function preprocess(file, defines, depth = 0) {
+  if (depth > 8) throw new Error(`${rel(file)}: \`include nested too deep`);
+  const text = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const out = [];
+  const stack = [];  // {active, taken}
+  const active = () => stack.every((s) => s.active);
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.replace(/\/\/.*$/, '');
+    const d = line.match(/^\s*`(ifdef|ifndef|else|endif|include|define|undef)\b\s*(.*)$/);
+    if (!d) {
+      if (active()) out.push(line);
+      return;
+    }
+    const [, dir, arg] = d;
+    const where = `${rel(file)}:${i + 1}`;
+    if (dir === 'ifdef' || dir === 'ifndef') {
+      const name = arg.trim();
+      const on = (name in defines) === (dir === 'ifdef');
+      stack.push({ active: on, taken: on });
+    } else if (dir === 'else') {
+      const top = stack.at(-1);
+      if (!top) throw new Error(`${where}: \`else without \`ifdef`);
+      top.active = !top.taken;
+      top.taken = true;
+    } else if (dir === 'endif') {
+      if (!stack.pop()) throw new Error(`${where}: \`endif without \`ifdef`);
+    } else if (dir === 'include') {
+      if (!active()) return;
+      const m = arg.match(/^"([^"]+)"/);
+      if (!m) throw new Error(`${where}: \`include needs a "file"`);
+      const inc = path.resolve(path.dirname(file), m[1]);
+      if (!fs.existsSync(inc)) throw new Error(`${where}: \`include "${m[1]}": no such file`);
+      out.push(preprocess(inc, defines, depth + 1));
+    } else if (active()) {
+      // `define / `undef inside user_configs.vh: not part of the interface.
+      throw new Error(`${where}: \`${dir} is not allowed in user_configs.vh (use localparam)`);
+    }
+  });
+  if (stack.length) throw new Error(`${rel(file)}: \`ifdef without \`endif`);
+  return out.join('\n');
+}
+
+/// Evaluates an integer expression of a localparam (BigInt): numbers
+/// (plain, sized 8'd3, 'h1f, with _), names of earlier constants, `MACROs
+/// of `defines`, casts N'(e) and type'(e), unary - ~ !, * / % + - << >>
+/// & ^ | and parentheses.
+export function evalExpr(src, env, defines, where) {
+  const toks = [];
+  const re = /\s*(?:(\d*'[sS]?[dDhHbBoO][0-9a-fA-F_xXzZ]+)|(\d[\d_]*)|(`?[A-Za-z_][\w$]*(?:::[A-Za-z_]\w*)?)|(<<|>>|[-+*/%()~!&|^']))/y;
+  let pos = 0;
+  while (pos < src.length) {
+    if (/^\s*$/.test(src.slice(pos))) break;
+    re.lastIndex = pos;
+    const m = re.exec(src);
+    if (!m) throw new Error(`${where}: cannot read "${src.slice(pos).trim()}"`);
+    pos = re.lastIndex;
+    if (m[1]) {
+      const [, , base, digits] = m[1].match(/^(\d*)'[sS]?([dDhHbBoO])(.+)$/);
+      const radix = { d: 10, h: 16, b: 2, o: 8 }[base.toLowerCase()];
+      const clean = digits.replace(/_/g, '');
+      if (/[xXzZ]/.test(clean)) throw new Error(`${where}: x/z digits are not a number`);
+      toks.push({ num: radix === 10 ? BigInt(clean) : BigInt(`0${'xbo'[[16, 2, 8].indexOf(radix)]}${clean}`) });
+    } else if (m[2]) toks.push({ num: BigInt(m[2].replace(/_/g, '')) });
+    else if (m[3]) toks.push({ id: m[3] });
+    else toks.push({ op: m[4] });
+  }
+  let i = 0;
+  const peek = () => toks[i];
+  const take = (op) => (toks[i]?.op === op ? (i++, true) : false);
+  const prec = [['|'], ['^'], ['&'], ['<<', '>>'], ['+', '-'], ['*', '/', '%']];
+  const apply = (op, a, b) => {
+    switch (op) {
+      case '|': return a | b;
+      case '^': return a ^ b;
+      case '&': return a & b;
+      case '<<': return a << b;
+      case '>>': return a >> b;
+      case '+': return a + b;
+      case '-': return a - b;
+      case '*': return a * b;
+      case '/': if (b === 0n) throw new Error(`${where}: division by 0`); return a / b;
+      default: if (b === 0n) throw new Error(`${where}: modulo by 0`); return a % b;
+    }
+  };
+  const binary = (level) => {
+    if (level === prec.length) return unary();
+    let v = binary(level + 1);
+    for (;;) {
+      const t = peek();
+      if (!t || !t.op || !prec[level].includes(t.op)) return v;
+      i++;
+      v = apply(t.op, v, binary(level + 1));
+    }
+  };
+  const unary = () => {
+    if (take('-')) return -unary();
+    if (take('~')) return ~unary();
+    if (take('!')) return unary() === 0n ? 1n : 0n;
+    return primary();
+  };
+  const primary = () => {
+    const t = toks[i++];
+    if (!t) throw new Error(`${where}: expression ends early`);
+    let v;
+    let width = null;
+    if (t.op === '(') {
+      v = binary(0);
+      if (!take(')')) throw new Error(`${where}: missing )`);
+    } else if (t.num !== undefined) {
+      v = t.num;
+      if (toks[i]?.op === "'") width = Number(v);
+    } else if (t.id) {
+      if (t.id.startsWith('`')) {
+        const name = t.id.slice(1);
+        if (!(name in defines)) throw new Error(`${where}: macro ${t.id} is not defined`);
+        v = BigInt(defines[name]);
+      } else if (t.id in env) {
+        v = env[t.id];
+      } else if (toks[i]?.op === "'") {
+        v = 0n;  // a type name before a cast: int'(e), user_t'(e)
+      } else {
+        throw new Error(`${where}: unknown name ${t.id}`);
+      }
+    } else {
+      throw new Error(`${where}: unexpected "${t.op}"`);
+    }
+    if (take("'")) {  // a cast: N'(e) truncates to N bits, type'(e) keeps e
+      if (!take('(')) throw new Error(`${where}: a cast needs (`);
+      v = binary(0);
+      if (!take(')')) throw new Error(`${where}: missing )`);
+      if (width !== null) v &= (1n << BigInt(width)) - 1n;
+    }
+    return v;
+  };
+  const v = binary(0);
+  if (i !== toks.length) throw new Error(`${where}: unexpected "${toks[i].op ?? toks[i].id ?? toks[i].num}"`);
+  return v;
+}
+
+/// The constants, credit scheme and user_t layout of a user_configs.vh.
+export function readUserConfigs(file, defines = {}) {
+  const text = preprocess(file, defines);
+  const where = rel(file);
+  const env = {};
+  let credit = null;
+  let fields = null;
+  // Statements end at ';' (a struct body is one statement with its own ';').
+  const structRe = /typedef\s+struct\s+packed\s*\{([\s\S]*?)\}\s*(\w+)\s*;/g;
+  for (const m of text.matchAll(structRe)) {
+    if (m[2] !== 'user_t') continue;
+    fields = [];
+    for (const decl of m[1].split(';').map((s) => s.trim()).filter(Boolean)) {
+      const d = decl.match(/^(?:logic|bit)\s*((?:\[[^\]]+\]\s*)*)([\w\s,]+)$/);
+      if (!d) throw new Error(`${where}: user_t field "${decl}": only logic [hi:lo]... name fields are read`);
+      let width = 1;
+      for (const dim of d[1].matchAll(/\[([^\]:]+):([^\]]+)\]/g)) {
+        const hi = evalExpr(dim[1], env, defines, where);
+        const lo = evalExpr(dim[2], env, defines, where);
+        width *= Number(hi > lo ? hi - lo : lo - hi) + 1;
+      }
+      for (const name of d[2].split(',').map((s) => s.trim()).filter(Boolean)) fields.push({ name, width });
+    }
+  }
+  const rest = text.replace(structRe, ';');
+  for (const st of rest.split(';').map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean)) {
+    const lp = st.match(/^localparam\s+(.*?)\s*(\w+)\s*=\s*([\s\S]+)$/);
+    if (!lp) continue;
+    const [, type, name, expr] = lp;
+    if (name === 'CreditScheme') {
+      const c = expr.match(/^tonic_dd_pkg::(\w+)$/);
+      if (!c || !(c[1] in CREDITS)) throw new Error(`${where}: CreditScheme must be one of tonic_dd_pkg::${Object.keys(CREDITS).join(', ')}`);
+      credit = CREDITS[c[1]];
+      continue;
+    }
+    if (/user_t/.test(type) || expr.startsWith("'{") || /\$bits/.test(expr)) continue;  // UserInit, UserW
+    env[name] = evalExpr(expr, env, defines, `${where}: ${name}`);
+  }
+  if (!credit) throw new Error(`${where}: no CreditScheme`);
+  if (!fields) throw new Error(`${where}: no typedef struct packed {...} user_t`);
+  for (const k of REQUIRED_CONSTS) if (!(k in env)) throw new Error(`${where}: no localparam ${k}`);
+  // First field most significant.
+  let lsb = fields.reduce((s, f) => s + f.width, 0);
+  const userBits = lsb;
+  const laid = fields.map((f) => ((lsb -= f.width), { ...f, lsb }));
+  return { credit, consts: env, user_bits: userBits, user_fields: laid };
+}
+
+// ---------------------------------------------------------------------------
+// Protocol folders.
+
+const FILES = ['incoming.v', 'periodic_updates.v', 'user_configs.vh'];
+const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds'];
+const BUILD_KEYS = ['flows', 'window', 'suffix', 'synth', 'model', 'lint', 'defines', 'model_params', 'synth_note'];
+export const PROBE_ROLES = ['ssthresh', 'in_recovery', 'dup_acks', 'rate'];
+
+const isPow2 = (n) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+
+/// One protocol folder: its descriptor checked against its RTL. Throws with
+/// the file and the key on anything malformed.
+export function readProtocol(dir) {
+  const name = path.basename(dir);
+  const where = rel(dir) || dir;
+  const missing = FILES.filter((f) => !fs.existsSync(path.join(dir, f)));
+  if (missing.length) throw new Error(`${where}: missing ${missing.join(', ')}`);
+  if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`${where}: a protocol name is lower_snake_case ([a-z][a-z0-9_]*)`);
+  const dfile = path.join(dir, 'protocol.json');
+  if (!fs.existsSync(dfile)) throw new Error(`${where}: no protocol.json (the descriptor; scripts/new-protocol writes one, docs/protocol-api.md)`);
+  let d;
+  try {
+    d = JSON.parse(fs.readFileSync(dfile, 'utf8'));
+  } catch (e) {
+    throw new Error(`${rel(dfile)}: ${e.message}`);
+  }
+  const dw = rel(dfile);
+  if (d === null || typeof d !== 'object' || Array.isArray(d)) throw new Error(`${dw}: must be an object`);
+  for (const k of Object.keys(d)) if (!DESCRIPTOR_KEYS.includes(k)) throw new Error(`${dw}: unknown key "${k}" (known: ${DESCRIPTOR_KEYS.join(', ')})`);
+  if (!RECEIVERS.includes(d.receiver)) throw new Error(`${dw}: "receiver" must be one of ${RECEIVERS.join(', ')}`);
+  const hostRestart = d.host_restart ?? 'none';
+  if (!['none', 'message'].includes(hostRestart)) throw new Error(`${dw}: "host_restart" must be "none" or "message"`);
+  const cfg = readUserConfigs(path.join(dir, 'user_configs.vh'));
+  const probes = {};
+  for (const [role, field] of Object.entries(d.probes ?? {})) {
+    if (!PROBE_ROLES.includes(role)) throw new Error(`${dw}: probes: unknown role "${role}" (known: ${PROBE_ROLES.join(', ')})`);
+    const f = cfg.user_fields.find((x) => x.name === field);
+    if (!f) throw new Error(`${dw}: probes.${role}: user_t has no field "${field}"`);
+    probes[role] = f;
+  }
+  const small = d.small ?? { flows: 16, window: cfg.credit === 'window' ? 16 : 128 };
+  const checkSize = (s, w) => {
+    if (!Number.isInteger(s.flows) || s.flows < 2 || s.flows > 65536) throw new Error(`${w}: "flows" must be an integer in 2..65536`);
+    if (!isPow2(s.window) || s.window < 8 || s.window > 256) throw new Error(`${w}: "window" must be a power of two in 8..256`);
+  };
+  checkSize(small, `${dw}: small`);
+  const moduleWindows = d.module_windows ?? [];
+  if (!Array.isArray(moduleWindows) || moduleWindows.some((w) => !isPow2(w) || w < 8 || w > 256 || w === 128)) {
+    throw new Error(`${dw}: "module_windows" must list powers of two in 8..256 other than 128`);
+  }
+  const builds = d.builds ?? [];
+  if (!Array.isArray(builds)) throw new Error(`${dw}: "builds" must be an array`);
+  builds.forEach((b, i) => {
+    const bw = `${dw}: builds[${i}]`;
+    for (const k of Object.keys(b)) if (!BUILD_KEYS.includes(k)) throw new Error(`${bw}: unknown key "${k}" (known: ${BUILD_KEYS.join(', ')})`);
+    checkSize(b, bw);
+    if (b.suffix !== undefined && !/^[a-z0-9_]+$/.test(b.suffix)) throw new Error(`${bw}: "suffix" is [a-z0-9_]+`);
+    for (const k of ['defines', 'model_params']) {
+      if (b[k] !== undefined && (typeof b[k] !== 'object' || b[k] === null || Array.isArray(b[k]))) throw new Error(`${bw}: "${k}" must be an object`);
+    }
+    // A build's defines must still give a readable user_configs.vh.
+    if (b.defines) readUserConfigs(path.join(dir, 'user_configs.vh'), b.defines);
+  });
+  return {
+    name, dir: rel(dir), receiver: d.receiver, host_restart: hostRestart, small, module_windows: moduleWindows,
+    builds, probes, ...cfg,
+  };
+}
+
+/// Every protocols/<name>/ with the three RTL files, sorted by name; with
+/// TONIC_ONLY_PROTOCOLS (comma-separated names) in the environment, only
+/// those (a build tree for one protocol: cmake -DTONIC_ONLY_PROTOCOLS=...).
+export function loadProtocols() {
+  let names = fs.readdirSync(PROTOCOLS_DIR, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(PROTOCOLS_DIR, e.name, 'incoming.v')))
+    .map((e) => e.name).sort();
+  const only = (process.env.TONIC_ONLY_PROTOCOLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  if (only.length) {
+    const unknown = only.filter((n) => !names.includes(n));
+    if (unknown.length) throw new Error(`TONIC_ONLY_PROTOCOLS: no protocol folder ${unknown.join(', ')} (protocols: ${names.join(', ')})`);
+    names = names.filter((n) => only.includes(n));
+  }
+  return names.map((n) => readProtocol(path.join(PROTOCOLS_DIR, n)));
+}
+
+/// The manifest configs of one protocol (scripts/manifest.mjs merges them
+/// with rtl/manifest/*.json; the tonic_top ones use the "tonic_top" file set).
+export function protocolConfigs(p) {
+  const block = `protocol_${p.name}`;
+  const top = (b, name) => ({
+    name, block, fileset: 'tonic_top', protocol_dir: p.dir, protocol: p.name,
+    params: { FlowCount: b.flows, Window: b.window }, model_params: { SimRam: 1, ...(b.model_params ?? {}) },
+    ...(b.defines ? { model_defines: b.defines } : {}),
+    ...(b.synth ? { synth: true, levels_target: 20, proto_modules: ['tonic_proto_incoming', 'tonic_proto_periodic'] } : {}),
+    ...(b.model === false ? { model: false } : {}),
+    ...(b.lint === false ? { lint: false } : {}),
+    ...(b.synth_note ? { synth_note: b.synth_note } : {}),
+  });
+  const size = (b) => `${b.flows}x${b.window}`;
+  // The soak builds use the structural memories (SimRam 0) with the RTL
+  // assertions (TONIC_ASSERT), and once without them to measure their cost.
+  const soak = { ...p.small, model_params: { SimRam: 0 }, lint: false };
+  const out = [
+    top({ flows: 1024, window: 128, synth: true }, `tonic_${p.name}_1024x128`),
+    top({ ...p.small, lint: false }, `tonic_${p.name}_${size(p.small)}`),
+    top({ ...soak, defines: { TONIC_ASSERT: 1 } }, `tonic_soak_${p.name}_${size(p.small)}`),
+    top(soak, `tonic_soak_${p.name}_${size(p.small)}_noassert`),
+  ];
+  for (const b of p.builds) out.push(top(b, `tonic_${p.name}_${size(b)}${b.suffix ? `_${b.suffix}` : ''}`));
+  for (const w of [128, ...p.module_windows]) {
+    const sfx = w === 128 ? '' : `_w${w}`;
+    for (const [kind, file] of [['incoming', 'incoming.v'], ['periodic', 'periodic_updates.v']]) {
+      out.push({
+        name: `${p.name}_${kind}${sfx}`, block, protocol: p.name, top: `tonic_proto_${kind}`,
+        fileset: 'tonic_proto', protocol_sources: [`${p.dir}/${file}`], protocol_dir: p.dir,
+        params: { W: w }, ...(kind === 'incoming' && w === 128 ? { synth: true, levels_target: 12 } : {}),
+      });
+    }
+  }
+  // A config name is also a C++ class name (V<name>): one per protocol build.
+  const seen = new Set();
+  for (const c of out) {
+    if (seen.has(c.name)) throw new Error(`${p.dir}/protocol.json: build ${c.name} is listed twice`);
+    seen.add(c.name);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The generated C++ registry.
+
+const cppEnum = (n) => `k${n.split('_').map((s) => s[0].toUpperCase() + s.slice(1)).join('')}`;
+
+/// The C++ header: one table of every protocol (generated; never edited).
+export function registryCpp(protocols) {
+  const u64 = (v) => `${BigInt.asUintN(64, v)}ull`;
+  const lines = [
+    '// SPDX-License-Identifier: Apache-2.0',
+    '// Generated by scripts/registry.mjs from protocols/*/ (protocol.json and',
+    '// user_configs.vh) at configure time. Do not edit: change the protocol folder.',
+    '#pragma once',
+    '',
+    '#include <cstdint>',
+    '#include <string_view>',
+    '',
+    '#include "tonic/protocol_types.hpp"',
+    '',
+    'namespace tonic::registry {',
+    '',
+    '/// Every protocol of protocols/, in name order.',
+    'enum class ProtocolId : uint8_t {',
+    ...protocols.map((p, i) => `  ${cppEnum(p.name)} = ${i},`),
+    '};',
+    `inline constexpr int kProtocolCount = ${protocols.length};`,
+    '',
+  ];
+  for (const p of protocols) {
+    lines.push(`inline constexpr UserField k${cppEnum(p.name).slice(1)}Fields[] = {`);
+    for (const f of p.user_fields) lines.push(`    {"${f.name}", ${f.lsb}, ${f.width}},`);
+    lines.push('};');
+  }
+  lines.push('', '/// The protocols, indexed by ProtocolId.', 'inline constexpr Protocol kProtocols[] = {');
+  for (const p of protocols) {
+    const c = p.consts;
+    const probe = (role) => (p.probes[role] ? `{${p.probes[role].lsb}, ${p.probes[role].width}}` : '{-1, 0}');
+    lines.push(
+      `    {"${p.name}", Credit::${cppEnum(p.credit)}, Receiver::${cppEnum(p.receiver)}, ` +
+      `${p.host_restart === 'message' ? 'true' : 'false'},`,
+      `     /*init_wnd*/ ${u64(c.InitWnd)}, /*rto_init*/ ${u64(c.RtoInit)}, /*rto_min*/ ${u64(c.RtoMin)}, ` +
+      `/*rto_max*/ ${u64(c.RtoMax)},`,
+      `     /*rate_init*/ ${u64(c.RateInit)}, /*burst_bytes*/ ${u64(c.BurstBytes)}, /*tokens_init*/ ${u64(c.TokensInit)},`,
+      `     /*small*/ ${p.small.flows}, ${p.small.window}, /*user_bits*/ ${p.user_bits}, ` +
+      `k${cppEnum(p.name).slice(1)}Fields, ${p.user_fields.length},`,
+      `     /*probes: ssthresh, in_recovery, dup_acks, rate*/ ${PROBE_ROLES.map(probe).join(', ')}},`,
+    );
+  }
+  lines.push('};', '',
+    '/// The protocol of a name, or nullptr.',
+    'inline const Protocol* find(std::string_view name) {',
+    '  for (const Protocol& p : kProtocols)',
+    '    if (name == p.name) return &p;',
+    '  return nullptr;',
+    '}',
+    '',
+    'inline const Protocol& get(ProtocolId id) { return kProtocols[static_cast<int>(id)]; }',
+    '',
+    '/// "reno, newreno, ...": every name, for messages.',
+    'inline constexpr const char* kNames =',
+    `    "${protocols.map((p) => p.name).join(', ')}";`,
+    '',
+    '}  // namespace tonic::registry', '');
+  return lines.join('\n');
+}
+
+/// Dispatch over the models of one build kind: a header that includes
+/// V<config>.h of every protocol and calls f(ModelTag<V..., F, W>{}) for the
+/// protocol asked for. kind: the config-name pattern with {p}.
+export function dispatchCpp(protocols, fn, pattern, size) {
+  const lines = [
+    '// SPDX-License-Identifier: Apache-2.0',
+    `// Generated by scripts/registry.mjs: ${fn}() over the ${pattern} builds of`,
+    '// every protocol. Do not edit.',
+    '#pragma once',
+    '',
+    '#include <stdexcept>',
+    '#include <string>',
+    '',
+    '#include "tonic/protocol_registry.hpp"',
+  ];
+  const models = protocols.map((p) => {
+    const s = size(p);
+    return { p, s, model: `V${pattern.replace('{p}', p.name).replace('{size}', `${s.flows}x${s.window}`)}` };
+  });
+  for (const m of models) lines.push(`#include "${m.model}.h"`);
+  lines.push('', 'namespace tonic::registry {', '',
+    `/// Calls f(ModelTag<Model, Flows, Window>{}) with the ${pattern} model of protocol id.`,
+    'template <class F>',
+    `decltype(auto) ${fn}(ProtocolId id, F&& f) {`,
+    '  switch (id) {');
+  for (const m of models) {
+    lines.push(`    case ProtocolId::${cppEnum(m.p.name)}: return f(ModelTag<${m.model}, ${m.s.flows}, ${m.s.window}>{});`);
+  }
+  lines.push('  }', `  throw std::out_of_range("${fn}: protocol id " + std::to_string(static_cast<int>(id)));`, '}', '',
+    '}  // namespace tonic::registry', '');
+  return lines.join('\n');
+}
+
+/// Writes a generated file only when its text changes (no needless rebuilds).
+export function writeIfChanged(file, text) {
+  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values: opts } = cli({
+    name: 'registry',
+    description: 'Reads every protocol folder (protocols/<name>/: protocol.json, user_configs.vh) and prints\n' +
+      'or generates what the tools need. Exit 2 on a malformed folder, naming the file.',
+    options: {
+      list: { type: 'boolean', help: 'one line per protocol: name, credit, receiver, user bits, builds' },
+      cpp: { type: 'string', arg: 'DIR', help: 'write the C++ registry headers to DIR/tonic/ (the configure step)' },
+    },
+  });
+  try {
+    const protocols = loadProtocols();
+    if (opts.list) {
+      for (const p of protocols) {
+        process.stdout.write(`${p.name}\t${p.credit}\t${p.receiver}\t${p.user_bits} bits\t` +
+          `${protocolConfigs(p).map((c) => c.name).join(' ')}\n`);
+      }
+    }
+    if (opts.cpp) {
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'protocol_registry.hpp'), registryCpp(protocols));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'soak_models.hpp'),
+        dispatchCpp(protocols, 'with_soak_model', 'tonic_soak_{p}_{size}', (p) => p.small));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'soak_noassert_models.hpp'),
+        dispatchCpp(protocols, 'with_soak_noassert_model', 'tonic_soak_{p}_{size}_noassert', (p) => p.small));
+    }
+  } catch (e) {
+    process.stderr.write(`registry: ${e.message}\n`);
+    process.exit(2);
+  }
+}
