@@ -60,7 +60,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { cli } from './lib/cli.mjs';
-import { loadProtocols, PROTOCOL_FILES, protocolConfigs, writeIfChanged } from './registry.mjs';
+import { loadProtocols, networkBuilds, PROTOCOL_FILES, protocolConfigs, writeIfChanged } from './registry.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -182,8 +182,9 @@ export function sourcesOfConfigs() {
 /// TONIC_CONFIG_<name>_{TOP,SOURCES,PARAMS,INCLUDE_DIRS,DEFINES,MODEL,PROTOCOL}
 /// (sources and include dirs absolute; PARAMS = params with model_params
 /// over them, as Name=value); TONIC_PROTOCOLS and, per protocol,
-/// TONIC_PROTOCOL_<p>_{CREDIT,RECEIVER}; TONIC_CONFIG_SOURCES, the files all
-/// this comes from.
+/// TONIC_PROTOCOL_<p>_{CREDIT,RECEIVER}; the model lists of the generated
+/// dispatch headers TONIC_{NET,SOAK,SOAK_NOASSERT,SMALL}_MODELS;
+/// TONIC_CONFIG_SOURCES, the files all this comes from.
 export function cmakeTable(configs) {
   const q = (v) => `[=[${v}]=]`;
   const list = (xs) => xs.map(q).join(' ');
@@ -202,6 +203,13 @@ export function cmakeTable(configs) {
   }
   const protocols = loadProtocols();
   out.push(`set(TONIC_PROTOCOLS ${list(protocols.map((p) => p.name))})`);
+  // The models of the generated dispatch headers (tonic/*_models.hpp).
+  out.push(`set(TONIC_NET_MODELS ${list(networkBuilds(protocols).map((c) => c.name))})`);
+  for (const [v, pattern] of [['SOAK', 'tonic_soak_{p}_{size}'], ['SOAK_NOASSERT', 'tonic_soak_{p}_{size}_noassert'],
+    ['SMALL', 'tonic_{p}_{size}']]) {
+    const names = protocols.map((p) => pattern.replace('{p}', p.name).replace('{size}', `${p.small.flows}x${p.small.window}`));
+    out.push(`set(TONIC_${v}_MODELS ${list(names)})`);
+  }
   for (const p of protocols) {
     out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`);
   }
