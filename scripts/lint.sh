@@ -18,7 +18,8 @@ fail=0
 # failure is reported now and fails the run at the end, after the rest.
 bash scripts/check-primitives.sh || fail=1
 
-configs=$("$NODE" scripts/manifest.mjs --lint)
+# Arguments go to manifest.mjs: e.g. --block protocol_<name> lints one protocol's builds.
+configs=$("$NODE" scripts/manifest.mjs --lint "$@")
 vl_fail=0
 n=0
 ys_script=""

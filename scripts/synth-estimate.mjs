@@ -32,12 +32,16 @@
 // runs the ordinary flat synthesis of such configs (build/synth/C.flat/) and
 // adds its figures to the row as `flat` (twice the time).
 //
-// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze]
+// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports]
 //   --from-results: no synthesis; rebuild the reports from the result.json
 //   files an earlier run left in build/synth/<config>/. [--flat]
 //   --reanalyze: no synthesis; levels.mjs again on the netlists an earlier
 //   run left (build/synth/<config>/net.json), e.g. after a change of the
 //   timing model.
+//   --no-reports: print the figures and keep build/synth/<config>/ only; a
+//   run with --config or --block otherwise merges its rows into
+//   build/reports/synth.json and rewrites the docs/results.md tables from
+//   it (on a fresh clone, with no synth.json yet, from its rows alone).
 //   --config C also runs a config without "synth": true (a quick check);
 //   its result goes to build/synth/C/ only, not into the reports.
 import { spawn } from 'node:child_process';
@@ -52,7 +56,7 @@ import { markdownTable, REPORTS, updateResults, writeReport, XCKU15P } from './r
 
 const { values: opts } = cli({
   name: 'synth-estimate',
-  usage: 'node scripts/synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze]',
+  usage: 'node scripts/synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports]',
   description: 'Yosys synth_xilinx of every manifest config marked "synth": true, then levels.mjs; writes\n' +
     'build/reports/synth.json, build/reports/synth.md and the tables in docs/results.md.',
   options: {
@@ -62,6 +66,7 @@ const { values: opts } = cli({
     flat: { type: 'boolean', help: 'also the flat synthesis of configs with "proto_modules" (twice the time)' },
     'from-results': { type: 'boolean', help: "no synthesis: the reports from an earlier run's build/synth/<config>/result.json" },
     reanalyze: { type: 'boolean', help: "no synthesis: levels.mjs again on an earlier run's build/synth/<config>/net.json" },
+    'no-reports': { type: 'boolean', help: 'print the figures, write only build/synth/<config>/ (not the reports or docs/results.md)' },
   },
 });
 const jobs = opts.jobs;
@@ -268,7 +273,7 @@ await runPool(todo, jobs, async (c) => {
   if (row.levels_target != null) line += `; target ${row.target_on} <= ${row.levels_target} ${row.meets_target ? 'met' : 'MISSED'}`;
   process.stdout.write(`${line} (${r.synth_s} s)${c.synth ? '' : ' [not "synth": true: not in the reports]'}\n`);
 });
-if (rows.length === 0) process.exit(failed ? 1 : 0);
+if (rows.length === 0 || opts['no-reports']) process.exit(failed ? 1 : 0);
 
 const valid = new Set(all.filter((c) => c.synth).map((c) => c.name));
 // Targets come from the manifest, also for rows kept from earlier runs.
