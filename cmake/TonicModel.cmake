@@ -133,10 +133,14 @@ endforeach()
 include(${TONIC_GENERATED_DIR}/manifest.cmake)
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TONIC_CONFIG_SOURCES})
 
-# The generated protocol registry (tonic/protocol_registry.hpp, the model
-# dispatch headers) next to the hand-written part of the library (lib/).
-add_library(tonic_registry INTERFACE)
-target_include_directories(tonic_registry INTERFACE ${TONIC_GENERATED_DIR} ${CMAKE_SOURCE_DIR}/lib)
+# tonic_lib: the C++ library the products (sim/) and the tests (tb/) share,
+# headers only: lib/tonic/ (port types, top driver, scoreboard, receiver /
+# link / switch models) and the generated protocol registry
+# (generated/tonic/). Products link it and never tb/ (tonic_tb adds tb/).
+add_library(tonic_lib INTERFACE)
+target_include_directories(tonic_lib INTERFACE ${TONIC_GENERATED_DIR} ${CMAKE_SOURCE_DIR}/lib
+                           ${CMAKE_SOURCE_DIR})  # the root: sim/common/
+target_link_libraries(tonic_lib INTERFACE fmt::fmt nlohmann_json::nlohmann_json)
 
 # Merges KEY=VALUE entries of OVER into the list LIST (a key of OVER replaces
 # the same key of LIST).

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "common/ref/rx_engine_ref.hpp"  // RxCtl
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic::netsim {
 

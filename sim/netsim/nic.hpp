@@ -32,14 +32,14 @@
 #include <unordered_map>
 #include <vector>
 
-#include "common/harness.hpp"
-#include "common/ref/gb0_receiver.hpp"
-#include "common/ref/seq.hpp"
-#include "common/sys_tb.hpp"  // sys_trace, DdStat
-#include "common/top_drive.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/gb0_receiver.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/sys_tb.hpp"  // sys_trace, DdStat
+#include "tonic/top_drive.hpp"
 #include "net.hpp"
 #include "sim/common/drop_rule.hpp"
-#include "unit/rx/rx_ports.hpp"
+#include "tonic/rx_ports.hpp"
 
 namespace tonic::netsim {
 

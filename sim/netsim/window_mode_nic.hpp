@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "common/ref/window_mode.hpp"
+#include "tonic/window_mode.hpp"
 #include "nic.hpp"
 
 namespace tonic::netsim {

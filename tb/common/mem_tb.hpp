@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "common/ref/rx_common.hpp"
-#include "common/top_drive.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/top_drive.hpp"
 
 namespace tonic {
 

@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

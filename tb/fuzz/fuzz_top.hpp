@@ -37,9 +37,9 @@
 #include <utility>
 #include <vector>
 
-#include "common/harness.hpp"
-#include "common/ref/seq.hpp"
-#include "common/top_drive.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/top_drive.hpp"
 
 namespace tonic::fuzz {
 

@@ -43,8 +43,8 @@
 #include <vector>
 
 #include "dcqcn_ref.hpp"
-#include "roce_receiver.hpp"
-#include "switch_queue.hpp"
+#include "tonic/roce_receiver.hpp"
+#include "tonic/switch_queue.hpp"
 
 namespace tonic::ref::dcqcn {
 

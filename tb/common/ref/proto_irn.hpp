@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "common/ref/proto_common.hpp"
+#include "tonic/proto_common.hpp"
 
 namespace tonic::ref {
 

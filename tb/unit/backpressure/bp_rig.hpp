@@ -41,13 +41,13 @@
 #include <utility>
 #include <vector>
 
-#include "common/ref/ndp_receiver.hpp"
-#include "common/ref/roce_receiver.hpp"
-#include "common/ref/seq.hpp"
-#include "common/ref/tcp_receiver.hpp"
-#include "common/rng.hpp"
+#include "tonic/ndp_receiver.hpp"
+#include "tonic/roce_receiver.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/tcp_receiver.hpp"
+#include "tonic/rng.hpp"
 #include "common/rx_beat.hpp"
-#include "common/sys_tb.hpp"
+#include "tonic/sys_tb.hpp"
 
 namespace tonic::bp {
 

@@ -11,7 +11,7 @@
 #include <verilated.h>
 
 #include "common/ref/bitmap_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

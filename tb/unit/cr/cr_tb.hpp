@@ -12,9 +12,9 @@
 #include "Vcr_1024.h"
 #include "Vcr_4096.h"
 #include "Vcr_small.h"
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "common/ref/cr_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

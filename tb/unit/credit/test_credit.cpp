@@ -17,7 +17,7 @@
 
 #include "common/ref/credit_ref.hpp"
 #include "common/ref/rate_wait_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 using namespace tonic;
 using namespace tonic::ref::credit;

@@ -15,7 +15,7 @@
 #include "Vtonic_rate_probe_1024x128.h"
 #include "Vtonic_rate_probe_16x128.h"
 #include "Vtonic_token_probe_16x128.h"
-#include "common/sys_tb.hpp"
+#include "tonic/sys_tb.hpp"
 
 using namespace tonic;
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "common/ref/dcqcn_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 using namespace tonic::ref::dcqcn;
 

@@ -24,9 +24,9 @@
 
 #include "../proto/proto_ports.hpp"
 #include "common/ref/dcqcn_ref.hpp"
-#include "common/ref/proto_common.hpp"
-#include "common/ref/proto_io.hpp"
-#include "common/ref/seq.hpp"
+#include "tonic/proto_common.hpp"
+#include "tonic/proto_io.hpp"
+#include "tonic/seq.hpp"
 
 namespace tonic::dcqcntb {
 

@@ -22,7 +22,7 @@
 #include "Vrocev2_dcqcn_periodic.h"
 #include "Vrocev2_gb0_incoming.h"
 #include "Vrocev2_gb0_periodic.h"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "common/vh_constants.hpp"
 #include "roce_flow.hpp"
 

@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "common/ref/dcqcn_ref.hpp"
-#include "common/ref/rx_common.hpp"
-#include "common/ref/switch_queue.hpp"
-#include "common/rng.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/switch_queue.hpp"
+#include "tonic/rng.hpp"
 #include "common/rx_beat.hpp"
-#include "common/sys_tb.hpp"
+#include "tonic/sys_tb.hpp"
 
 namespace tonic::e2e {
 

@@ -12,7 +12,7 @@
 #include <cstdio>
 
 #include "common/ref/dcqcn_loop.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 using namespace tonic;
 using namespace tonic::ref::dcqcn;

@@ -21,11 +21,11 @@
 #include "Vtonic_ndp_16x128.h"
 #include "Vtonic_rocev2_dcqcn_16x128.h"
 #include "common/ref/dcqcn_ref.hpp"
-#include "common/ref/irn_receiver.hpp"
-#include "common/ref/ndp_receiver.hpp"
-#include "common/ref/roce_receiver.hpp"
-#include "common/ref/switch_queue.hpp"
-#include "common/sys_tb.hpp"
+#include "tonic/irn_receiver.hpp"
+#include "tonic/ndp_receiver.hpp"
+#include "tonic/roce_receiver.hpp"
+#include "tonic/switch_queue.hpp"
+#include "tonic/sys_tb.hpp"
 #include "e2e_rig.hpp"
 
 using namespace tonic;

@@ -20,9 +20,9 @@
 #include "Vflow_fifo_1024_w8.h"
 #include "Vflow_fifo_2048.h"
 #include "Vflow_fifo_4096.h"
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "common/ref/flow_fifo_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "common/scoreboard.hpp"
 #include "common/stream.hpp"
 

@@ -32,13 +32,13 @@
 #include <string>
 #include <type_traits>
 
-#include "common/harness.hpp"
-#include "common/ref/gb0_receiver.hpp"
-#include "common/ref/irn_receiver.hpp"
-#include "common/ref/roce_receiver.hpp"
-#include "common/ref/rx_common.hpp"
-#include "common/ref/seq.hpp"
-#include "common/top_drive.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/gb0_receiver.hpp"
+#include "tonic/irn_receiver.hpp"
+#include "tonic/roce_receiver.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/top_drive.hpp"
 
 namespace tonic::livelock {
 

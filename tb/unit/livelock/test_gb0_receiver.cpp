@@ -10,8 +10,8 @@
 #include <deque>
 #include <vector>
 
-#include "common/ref/gb0_receiver.hpp"
-#include "common/rng.hpp"
+#include "tonic/gb0_receiver.hpp"
+#include "tonic/rng.hpp"
 
 using namespace tonic;
 

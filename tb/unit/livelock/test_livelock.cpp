@@ -11,7 +11,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "livelock_runs.hpp"
 
 using namespace tonic;

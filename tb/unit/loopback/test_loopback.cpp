@@ -80,10 +80,10 @@
 #include "Vtonic_reno_1024x128.h"
 #include "Vtonic_rocev2_dcqcn_16x128.h"
 #include "Vtonic_sack_1024x128.h"
-#include "common/harness.hpp"
-#include "common/ref/switch_queue.hpp"
-#include "common/rng.hpp"
-#include "common/sys_tb.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/switch_queue.hpp"
+#include "tonic/rng.hpp"
+#include "tonic/sys_tb.hpp"
 #include "unit/e2e_rdma/e2e_rig.hpp"  // Errors
 #include "unit/rx/rx_tb.hpp"  // packing of tonic_rx_engine's ports
 

@@ -20,10 +20,10 @@
 #include "Vmpmem_4w4r_1024x64.h"
 #include "Vmpmem_4w4r_4096x72_lvt.h"
 #include "Vmpmem_4w4r_4096x72.h"
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "common/mem_tb.hpp"
 #include "common/ref/mpmem_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

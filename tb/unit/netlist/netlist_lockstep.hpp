@@ -22,7 +22,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "ports.hpp"  // generated: build/.../netlist/<config>/ports.hpp
 
 namespace tonic::netlist {

@@ -32,9 +32,9 @@
 #include <string>
 #include <vector>
 
-#include "common/ref/seq.hpp"
-#include "common/rng.hpp"
-#include "common/top_drive.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/rng.hpp"
+#include "tonic/top_drive.hpp"
 
 namespace tonic::netlist {
 

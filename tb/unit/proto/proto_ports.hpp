@@ -14,7 +14,7 @@
 
 #include <verilated.h>
 
-#include "common/ref/proto_io.hpp"
+#include "tonic/proto_io.hpp"
 
 namespace tonic::prototb {
 

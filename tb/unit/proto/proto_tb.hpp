@@ -22,11 +22,11 @@
 
 #include <verilated.h>
 
-#include "common/ref/proto_io.hpp"
+#include "tonic/proto_io.hpp"
 #include "common/ref/proto_newreno.hpp"
 #include "common/ref/proto_reno.hpp"
 #include "common/ref/proto_sack.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "proto_ports.hpp"
 
 namespace tonic::prototb {

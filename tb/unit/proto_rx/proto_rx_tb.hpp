@@ -15,7 +15,7 @@
 #include "../proto/proto_tb.hpp"
 #include "common/ref/proto_irn.hpp"
 #include "common/ref/proto_ndp.hpp"
-#include "common/ref/rx_common.hpp"
+#include "tonic/rx_common.hpp"
 
 namespace tonic::prototb {
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <vector>
 
-#include "common/ref/irn_receiver.hpp"
+#include "tonic/irn_receiver.hpp"
 #include "proto_rx_models.hpp"
 
 using namespace tonic;

@@ -9,7 +9,7 @@
 #include <map>
 #include <vector>
 
-#include "common/ref/ndp_receiver.hpp"
+#include "tonic/ndp_receiver.hpp"
 #include "proto_rx_models.hpp"
 
 using namespace tonic;

@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "Vrate_credit_16.h"
-#include "common/harness.hpp"
-#include "common/rng.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

@@ -9,9 +9,9 @@
 #include <functional>
 
 #include "Vrate_wait.h"
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "common/ref/rate_wait_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "rate_credit_tb.hpp"
 
 using namespace tonic;

@@ -12,7 +12,7 @@
 #include "Vtonic_rocev2_dcqcn_1024x128.h"
 #include "Vtonic_rocev2_gb0_1024x128.h"
 #include "common/bench.hpp"
-#include "common/sys_tb.hpp"
+#include "tonic/sys_tb.hpp"
 
 using namespace tonic;
 

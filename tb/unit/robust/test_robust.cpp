@@ -20,7 +20,7 @@
 #include "Vtonic_token_probe_16x128.h"
 #include "common/rx_beat.hpp"
 #include "common/report_merge.hpp"
-#include "common/sys_tb.hpp"
+#include "tonic/sys_tb.hpp"
 
 using namespace tonic;
 

@@ -18,10 +18,10 @@
 #include "Vrx_1024x128.h"
 #include "Vrx_16x32.h"
 #include "common/bench.hpp"
-#include "common/harness.hpp"
-#include "common/ref/seq.hpp"
-#include "common/rng.hpp"
-#include "rx_ports.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/rng.hpp"
+#include "tonic/rx_ports.hpp"
 
 using namespace tonic;
 

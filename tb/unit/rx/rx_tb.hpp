@@ -10,9 +10,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "common/ref/rx_engine_ref.hpp"
-#include "rx_ports.hpp"
+#include "tonic/rx_ports.hpp"
 
 namespace tonic {
 

@@ -12,7 +12,7 @@
 
 #include "Vrx_1024x128.h"
 #include "Vrx_16x32.h"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "rx_tb.hpp"
 
 using namespace tonic;
@@ -478,10 +478,10 @@ TEST_CASE("rx: random arrivals, 1024 flows W=128", "[rx][stress]") {
 
 // The reference's rules against the NDP, RoCE and IRN receiver models (rules layer
 // only, no RTL): the same arrivals give the same acks, NACKs, SACKs and CNPs.
-#include "common/ref/irn_receiver.hpp"
-#include "common/ref/ndp_receiver.hpp"
-#include "common/ref/roce_receiver.hpp"
-#include "common/ref/tcp_receiver.hpp"
+#include "tonic/irn_receiver.hpp"
+#include "tonic/ndp_receiver.hpp"
+#include "tonic/roce_receiver.hpp"
+#include "tonic/tcp_receiver.hpp"
 
 TEST_CASE("rx: reference rules agree with the NDP, RoCE and IRN receiver models", "[rx][smoke]") {
   TONIC_SEED(0xab1e);

@@ -18,13 +18,13 @@
 #include <utility>
 #include <vector>
 
-#include "common/ref/irn_receiver.hpp"
-#include "common/ref/ndp_receiver.hpp"
-#include "common/ref/roce_receiver.hpp"
-#include "common/ref/rx_common.hpp"
-#include "common/ref/seq.hpp"
-#include "common/ref/switch_queue.hpp"
-#include "common/rng.hpp"
+#include "tonic/irn_receiver.hpp"
+#include "tonic/ndp_receiver.hpp"
+#include "tonic/roce_receiver.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/switch_queue.hpp"
+#include "tonic/rng.hpp"
 
 using namespace tonic;
 

@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "common/ref/drop_model.hpp"
-#include "common/ref/link_model.hpp"
-#include "common/ref/seq.hpp"
-#include "common/ref/tcp_receiver.hpp"
-#include "common/rng.hpp"
+#include "tonic/drop_model.hpp"
+#include "tonic/link_model.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/tcp_receiver.hpp"
+#include "tonic/rng.hpp"
 
 using namespace tonic;
 

@@ -39,16 +39,16 @@
 
 #include <verilated.h>
 
-#include "common/harness.hpp"
-#include "common/ref/irn_receiver.hpp"
-#include "common/ref/ndp_receiver.hpp"
-#include "common/ref/roce_receiver.hpp"
-#include "common/ref/rx_common.hpp"
-#include "common/ref/seq.hpp"
-#include "common/ref/tcp_receiver.hpp"
-#include "common/rng.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/irn_receiver.hpp"
+#include "tonic/ndp_receiver.hpp"
+#include "tonic/roce_receiver.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/tcp_receiver.hpp"
+#include "tonic/rng.hpp"
 #include "common/rx_beat.hpp"
-#include "common/top_drive.hpp"
+#include "tonic/top_drive.hpp"
 #include "tonic/protocol_registry.hpp"
 
 namespace tonic::soak {

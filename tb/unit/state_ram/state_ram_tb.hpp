@@ -26,10 +26,10 @@
 #include "Vstate_ram_w2r2_reg_100x72_sim.h"
 #include "Vstate_ram_w2r3_comb_256x40_sim.h"
 #include "Vstate_ram_w2r3_reg_256x40_sim.h"
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "common/mem_tb.hpp"
 #include "common/ref/state_ram_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <deque>
 
-#include "common/harness.hpp"
-#include "common/rng.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/rng.hpp"
 #include "common/stream.hpp"
 
 namespace tonic {

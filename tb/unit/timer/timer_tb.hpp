@@ -11,9 +11,9 @@
 #include "Vtimer_1024.h"
 #include "Vtimer_4096.h"
 #include "Vtimer_small.h"
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 #include "common/ref/timer_ref.hpp"
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "common/stream.hpp"
 
 namespace tonic {

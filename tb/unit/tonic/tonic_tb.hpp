@@ -27,11 +27,11 @@
 #include <string>
 #include <vector>
 
-#include "common/harness.hpp"
-#include "common/top_drive.hpp"
-#include "common/ref/link_model.hpp"
-#include "common/ref/seq.hpp"
-#include "common/rng.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/top_drive.hpp"
+#include "tonic/link_model.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/rng.hpp"
 #include "window_ref.hpp"
 
 namespace tonic {

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "common/ref/proto_io.hpp"
-#include "common/ref/seq.hpp"
+#include "tonic/proto_io.hpp"
+#include "tonic/seq.hpp"
 
 namespace tonic {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "common/ref/window_mode.hpp"
-#include "common/rng.hpp"
+#include "tonic/window_mode.hpp"
+#include "tonic/rng.hpp"
 #include "window_mode_loop.hpp"
 
 using namespace tonic;

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/rng.hpp"
+#include "tonic/rng.hpp"
 #include "window_mode_loop.hpp"
 #include "window_mode_report.hpp"
 

@@ -22,8 +22,8 @@
 #include <tuple>
 #include <vector>
 
-#include "common/ref/window_mode.hpp"
-#include "common/rng.hpp"
+#include "tonic/window_mode.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic::window_mode {
 

@@ -46,8 +46,8 @@
 #include <utility>
 #include <vector>
 
-#include "rx_common.hpp"
-#include "seq.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/seq.hpp"
 
 namespace tonic {
 

@@ -41,8 +41,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "rx_common.hpp"
-#include "seq.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/seq.hpp"
 
 namespace tonic {
 

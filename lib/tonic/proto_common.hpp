@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/ref/proto_io.hpp"
+#include "tonic/proto_io.hpp"
 
 namespace tonic::ref::proto {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "common/harness.hpp"
+#include "tonic/harness.hpp"
 
 namespace tonic {
 

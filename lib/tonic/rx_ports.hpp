@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/ref/rx_engine_ref.hpp"
-#include "common/top_drive.hpp"  // RxCmd
+#include "tonic/rx_types.hpp"
+#include "tonic/top_drive.hpp"  // RxCmd
 
 namespace tonic {
 

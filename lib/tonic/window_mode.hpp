@@ -72,9 +72,9 @@
 #include <string>
 #include <vector>
 
-#include "proto_io.hpp"
-#include "rx_common.hpp"
-#include "seq.hpp"
+#include "tonic/proto_io.hpp"
+#include "tonic/rx_common.hpp"
+#include "tonic/seq.hpp"
 
 namespace tonic::window_mode {
 

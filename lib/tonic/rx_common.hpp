@@ -26,10 +26,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../rng.hpp"
-#include "proto_io.hpp"
-#include "seq.hpp"
-#include "tcp_receiver.hpp"
+#include "tonic/rng.hpp"
+#include "tonic/proto_io.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/tcp_receiver.hpp"
 
 namespace tonic {
 

@@ -38,7 +38,7 @@
 #include <utility>
 #include <vector>
 
-#include "seq.hpp"
+#include "tonic/seq.hpp"
 
 namespace tonic {
 

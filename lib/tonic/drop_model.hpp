@@ -30,7 +30,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "../rng.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 

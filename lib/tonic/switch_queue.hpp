@@ -48,7 +48,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "rx_common.hpp"
+#include "tonic/rx_common.hpp"
 
 namespace tonic {
 

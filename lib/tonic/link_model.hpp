@@ -34,9 +34,9 @@
 #include <utility>
 #include <vector>
 
-#include "../rng.hpp"
-#include "drop_model.hpp"
-#include "tcp_receiver.hpp"
+#include "tonic/rng.hpp"
+#include "tonic/drop_model.hpp"
+#include "tonic/tcp_receiver.hpp"
 
 namespace tonic {
 

@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "common/harness.hpp"
-#include "common/top_drive.hpp"
-#include "common/ref/seq.hpp"
-#include "common/rng.hpp"
+#include "tonic/harness.hpp"
+#include "tonic/top_drive.hpp"
+#include "tonic/seq.hpp"
+#include "tonic/rng.hpp"
 
 namespace tonic {
 
