@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests common to every protocol module (rtl/manifest/proto.json): a
+// Tests common to every protocol module (the <name>_incoming / <name>_periodic builds): a
 // "nothing happened" event writes nothing; >= 100,000 seeded random input
 // vectors per model, every output compared with the C++ twin; closed-loop
 // random flows (loss, reordering, timeouts) that must deliver everything.

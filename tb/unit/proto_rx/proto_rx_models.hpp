@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Verilated protocol models of rtl/manifest/proto_rx.json as test configs.
+// The Verilated protocol models (<name>_incoming, <name>_periodic, derived from the protocol folders) as test configs.
 #pragma once
 
 #include "Virn_incoming.h"

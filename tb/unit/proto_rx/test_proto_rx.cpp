@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests common to the protocol modules of rtl/manifest/proto_rx.json (NDP,
+// Tests common to the protocol modules of the NDP and IRN protocol folders (NDP,
 // IRN): an event where nothing happened (and a periodic visit without a
 // timeout, which the credit schemes make on every visit of a present flow)
 // writes nothing; >= 100,000 seeded random input vectors per model, every
