@@ -3,7 +3,8 @@
 //
 // A rig feeds it the events it sees on tonic_top's ports and reads back the
 // first violation (and how many there were). Events:
-//   add(f, first, seg_size)       an ADD the rig counts as executed;
+//   add(c, f, first, seg_size)    an ADD the rig counts as executed (at its
+//                                 handshake with kLeftovers, see below);
 //   post(f, end, last_len, known) a POST the engine took (one past the last
 //                                 segment; the last segment's length);
 //   ack(f, cum)                   a cumulative ack the engine took;
