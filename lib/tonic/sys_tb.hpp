@@ -9,8 +9,11 @@
 // sys_trace() / sys_ns() parse the trace ports (trace_in_o, trace_per_o,
 // trace_ns_o) and stat() reads stats_o, for checkers in on_cycle.
 //
-// Checks done here on every address: the flow was added, a new segment is
-// exactly the next never-sent index of its flow, and cr_enq_drop_o stays 0.
+// Checks done here on every address (SegmentScoreboard, segment_scoreboard.hpp):
+// the flow was added (a removed flow's queued addresses still leave and are
+// checked like the rest), a new segment is exactly the next never-sent
+// index of its flow, a retransmission was sent before; and cr_enq_drop_o
+// stays 0.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +29,7 @@
 #include "tonic/top_drive.hpp"
 #include "tonic/seq.hpp"
 #include "tonic/rng.hpp"
+#include "tonic/segment_scoreboard.hpp"
 
 namespace tonic {
 
@@ -149,7 +153,7 @@ template <class Model>
 class SysTb {
  public:
   explicit SysTb(uint32_t flows, uint64_t seed = 1)
-      : rng_(seed), next_(flows, 0), added_(flows, false), removed_(flows, false) {
+      : rng_(seed), sb_(flows, sys_tb_options()) {
     reset_and_wait_init(h_, flows + 64, "SysTb");
   }
 
@@ -191,75 +195,52 @@ class SysTb {
     h_.eval();
     if (d.ctrl_valid_i && d.ctrl_ready_o) {
       const Ctrl& k = ctrl_.front();
-      // Ids >= FlowCount and undefined ops are bad input the engine ignores.
-      if (k.flow < added_.size() && k.op == SysCtrl::kAdd && !added_[k.flow]) {
-        added_[k.flow] = true;
-        removed_[k.flow] = false;
-        next_[k.flow] = k.seq;
-      } else if (k.flow < added_.size() && k.op == SysCtrl::kRemove && added_[k.flow]) {
-        added_[k.flow] = false;
-        removed_[k.flow] = true;
-      }
+      // Ids >= FlowCount, undefined ops, an ADD of a present flow and a
+      // REMOVE of an absent one are bad input the engine (and sb_) ignores.
+      if (k.op == SysCtrl::kAdd) sb_.add(c, k.flow, k.seq, k.len);
+      else if (k.op == SysCtrl::kRemove) sb_.remove(k.flow);
       ctrl_.pop_front();
     }
     if (d.rx_valid_i && !injected) rx_.pop_front();
     if (d.seg_valid_o && d.seg_ready_i) {
       SysSeg s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
-      check(s);
-      ++outs_;
+      sb_.segment(s.cycle, s.flow, s.idx, s.rtx, s.len);
       if (on_seg) on_seg(s);
     }
-    if (d.cr_enq_drop_o) fail(c, "CR ring overflow");
+    if (d.cr_enq_drop_o) sb_.fail(c, "CR ring overflow");
     if (on_cycle) on_cycle(d);
     h_.tick();
   }
 
   void run(uint64_t cycles) {
-    for (uint64_t i = 0; i < cycles && errors_ == 0; ++i) step();
+    for (uint64_t i = 0; i < cycles && sb_.errors() == 0; ++i) step();
   }
 
   uint32_t credit_stat(CreditStat s) { return h_.dut().credit_stats_o[static_cast<int>(s)]; }
   uint32_t stat(DdStat s) { return h_.dut().stats_o[static_cast<int>(s)]; }
-  uint64_t outs() const { return outs_; }
-  uint64_t errors() const { return errors_; }
-  const std::string& first_error() const { return first_error_; }
+  uint64_t outs() const { return sb_.outs(); }
+  uint64_t errors() const { return sb_.errors(); }
+  const std::string& first_error() const { return sb_.first_error(); }
+  /// The segment checks and per-flow counts.
+  const SegmentScoreboard& scoreboard() const { return sb_; }
 
  private:
   using Ctrl = CtrlCmd;
 
-  void check(const SysSeg& s) {
-    // After REMOVE, the addresses already queued in the CR engine still go
-    // out (docs/sender-core.md): a removed flow's are checked like the rest.
-    if (s.flow >= added_.size() || (!added_[s.flow] && !removed_[s.flow]))
-      return fail(s.cycle, "address of a flow not added");
-    if (!s.rtx) {
-      if (s.idx != next_[s.flow]) {
-        std::ostringstream m;
-        m << "flow " << s.flow << ": new segment " << s.idx << ", expected " << next_[s.flow];
-        return fail(s.cycle, m.str());
-      }
-      next_[s.flow] = s.idx + 1;
-    } else if (!seq_lt(s.idx, next_[s.flow])) {
-      return fail(s.cycle, "retransmission of a segment never sent");
-    }
-  }
-  void fail(uint64_t c, const std::string& what) {
-    if (errors_++ == 0) {
-      std::ostringstream m;
-      m << "cycle " << c << ": " << what;
-      first_error_ = m.str();
-    }
+  /// SysTb's rules: the flow added (or draining after its REMOVE, any number
+  /// of addresses), the index order; no posted, window or length rules.
+  static ScoreboardOptions sys_tb_options() {
+    ScoreboardOptions o;
+    o.after_remove = ScoreboardOptions::AfterRemove::kDrain;
+    return o;
   }
 
   Harness<Model> h_;
   Rng rng_;
   std::deque<Ctrl> ctrl_;
   std::deque<SysRxCmd> rx_;
-  std::vector<uint32_t> next_;
-  std::vector<bool> added_, removed_;
+  SegmentScoreboard sb_;
   double ready_p_ = 1.0;
-  uint64_t outs_ = 0, errors_ = 0;
-  std::string first_error_;
 };
 
 /// An ideal receiver for SysTb: every segment arrives `delay` cycles after

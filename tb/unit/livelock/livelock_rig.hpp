@@ -15,12 +15,13 @@
 //
 // The loop owns the model directly rather than through SysTb: a REMOVE
 // lets addresses already queued in the CR engine leave afterwards
-// (docs/sender-core.md), which SysTb's "flow was added" check rejects. The
-// checks here allow them: a new segment is always the next never-sent
-// index of the incarnation sending (the removed one's queued addresses may
-// leave after the new ADD's handshake: the ADD waits in the engine's
-// register until they have), a retransmission is below it, the CR ring
-// never overflows, no control op is bad.
+// (docs/sender-core.md), also after the next ADD's handshake, which SysTb's
+// scoreboard rejects. The checks here (SegmentScoreboard with the leftovers
+// rule) allow them: a new segment is always the next never-sent index of
+// the incarnation sending (the removed one's queued addresses may leave
+// after the new ADD's handshake: the ADD waits in the engine's register
+// until they have), a retransmission is below it, no other flow sends; the
+// CR ring never overflows, no control op is bad.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +38,7 @@
 #include "tonic/irn_receiver.hpp"
 #include "tonic/roce_receiver.hpp"
 #include "tonic/rx_common.hpp"
+#include "tonic/segment_scoreboard.hpp"
 #include "tonic/seq.hpp"
 #include "tonic/top_drive.hpp"
 
@@ -108,12 +110,15 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
   res.seed = cfg.seed;
   res.msg_segments = cfg.msg_segments;
   res.seg_bytes = cfg.seg_bytes;
-  auto fail = [&](const std::string& what) {
-    if (res.errors++ == 0) {
-      std::ostringstream m;
-      m << "cycle " << h.cycle() << ": " << what;
-      res.first_error = m.str();
-    }
+  // The segment checks: flows 0..cfg.flow (only cfg.flow is ever added).
+  ScoreboardOptions so;
+  so.after_remove = ScoreboardOptions::AfterRemove::kLeftovers;
+  SegmentScoreboard sb(cfg.flow + 1, so);
+  auto fail = [&](const std::string& what) { sb.fail(h.cycle(), what); };
+  auto result = [&] {
+    res.errors = sb.errors();
+    res.first_error = sb.first_error();
+    return res;
   };
 
   // Reset and the init sweep (ctrl_ready_o rises when the flow state is clear).
@@ -121,7 +126,7 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
     reset_and_wait_init(h, 4096, "livelock");
   } catch (const std::runtime_error& e) {
     fail(e.what());
-    return res;
+    return result();
   }
 
   RoceRxConfig rcfg;
@@ -152,9 +157,6 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
   SeededBernoulli loss(cfg.seed);
 
   bool present = false, restart_pending = false;
-  uint32_t next = first;  // next never-sent index of the incarnation sending
-  bool pending_add = false;  // an ADD accepted whose first new segment has not shown yet
-  uint32_t pending_seq = 0;
   uint64_t start = 0;
   bool started = false;
   const uint64_t cap = cfg.max_cycles != 0 ? cfg.max_cycles
@@ -178,7 +180,7 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
 
   const bool trace = std::getenv("LIVELOCK_TRACE") != nullptr;
   bool done = false;
-  while (!done && res.errors == 0) {
+  while (!done && sb.errors() == 0) {
     const uint64_t c = h.cycle();
     if (started && c - start >= budget) break;
     // 1. Data due now reaches the receiver; its answers enter the channel.
@@ -233,15 +235,14 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
         present = true;
         // The ADD executes once the removed incarnation's queued addresses
         // have left; until its first new segment shows, those continue.
-        if (!started) next = k.seq;
-        pending_add = true;
-        pending_seq = k.seq;
+        sb.add(c, f, k.seq, k.len);
         if (!started) {
           started = true;
           start = c;
         }
       } else if (k.op == 2) {
         present = false;
+        sb.remove(f);
       } else if (k.op == 1 && restart_pending) {
         restart_pending = false;
       }
@@ -249,25 +250,7 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
     // 4. A segment leaves: checks, then the channel (loss, delay).
     if (d.seg_valid_o && d.seg_ready_i) {
       const uint32_t idx = d.seg_idx_o;
-      const bool rtx = d.seg_rtx_o;
-      if (d.seg_flow_o != f) {
-        fail("address of another flow");
-      } else if (!rtx) {
-        if (pending_add && idx == pending_seq) {
-          pending_add = false;
-          next = idx;
-        }
-        if (idx != next) {
-          std::ostringstream m;
-          m << "new segment " << idx << ", expected " << next;
-          fail(m.str());
-        }
-        next = idx + 1;
-      } else if (!seq_lt(idx, next)) {
-        fail("retransmission of a segment never sent");
-      }
-      ++res.segments_sent;
-      if (rtx) ++res.retransmissions;
+      sb.segment(c, d.seg_flow_o, idx, d.seg_rtx_o, d.seg_len_o);
       if (loss.draw(cfg.loss)) {
         ++res.dropped;
       } else {
@@ -278,6 +261,8 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
     h.tick();
   }
   if (!done) res.cycles = h.cycle() - start;
+  res.segments_sent = sb.outs();
+  res.retransmissions = sb.flow(f).total_rtx;
   res.messages = delivered();
   switch (kind) {
     case Kind::kGoBackN: res.in_order = roce.stats(f).in_order; break;
@@ -292,7 +277,7 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
   res.rx_bad_ack = stat(Stat::kRxBadAck);
   res.rx_unknown_flow = stat(Stat::kRxUnknownFlow);
   if (stat(Stat::kCtrlBad) != 0) fail("the engine counted a bad control op");
-  return res;
+  return result();
 }
 
 }  // namespace tonic::livelock

@@ -17,11 +17,13 @@
 //           expected segment), some CNPs (ecn set);
 //   token  (NDP): every arrival -> ACK + PULL (cumulative pull number in
 //           rx_grant_i); a trimmed segment -> NACK naming it + PULL.
-// Checks on the model (SysTb's address checks): an address belongs to a
-// flow added (or one just removed, whose queued addresses still leave), a
-// new segment is the next never-sent index of its flow, a retransmission
-// was sent before, cr_enq_drop_o stays 0; after the drain every posted
-// segment of every flow still open has reached the receiver.
+// Checks on the model (SegmentScoreboard, tonic/segment_scoreboard.hpp, with
+// the leftovers rule): an address belongs to a flow added (or one just
+// removed, whose queued addresses still leave, also after the next ADD's
+// handshake, continuing its indices), a new segment is the next never-sent
+// index of its flow, a retransmission was sent before, cr_enq_drop_o stays
+// 0; after the drain every posted segment of every flow still open has
+// reached the receiver.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,7 @@
 
 #include "tonic/seq.hpp"
 #include "tonic/rng.hpp"
+#include "tonic/segment_scoreboard.hpp"
 #include "tonic/top_drive.hpp"
 
 namespace tonic::netlist {
@@ -56,7 +59,7 @@ template <class Model>
 class Scenario {
  public:
   Scenario(const ScenarioConfig& c, uint64_t seed)
-      : c_(c), rng_(seed), fl_(c.flows), rcv_(c.flows) {}
+      : c_(c), rng_(seed), fl_(c.flows), rcv_(c.flows), sb_(c.flows, options()) {}
 
   /// Drain: no new posts, no bad input, no loss; the receivers answer.
   void set_drain(bool d) { drain_ = d; }
@@ -83,9 +86,9 @@ class Scenario {
     if (rx_from_queue_) rx_.pop_front();
     rx_from_queue_ = false;
     if (d.ctrl_valid_i && d.ctrl_ready_o) accept_ctrl();
-    if (d.seg_valid_o && d.seg_ready_i) on_seg(d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o);
+    if (d.seg_valid_o && d.seg_ready_i) on_seg(d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o);
     if (d.note_valid_o && d.note_ready_i) ++notes_;
-    if (d.cr_enq_drop_o) fail("cr_enq_drop_o: CR ring overflow");
+    if (d.cr_enq_drop_o) sb_.fail(now_, "cr_enq_drop_o: CR ring overflow");
     deliver();
   }
 
@@ -109,22 +112,16 @@ class Scenario {
   uint64_t adds() const { return adds_; }
   uint64_t removes() const { return removes_; }
   uint64_t bad_inputs() const { return bad_; }
-  uint64_t errors() const { return errors_; }
-  const std::string& first_error() const { return first_error_; }
+  uint64_t errors() const { return sb_.errors(); }
+  const std::string& first_error() const { return sb_.first_error(); }
 
  private:
   struct Flow {
     bool added = false;       // between the ADD handshake and the REMOVE handshake
     bool removing = false;    // REMOVE queued
     bool pending_add = false;
-    uint32_t start = 0, next = 0, posted = 0, seg = 0;
+    uint32_t posted = 0;      // the host's: the end of the POSTs queued
     uint64_t epoch = 0;       // incremented per ADD: arrivals of an older incarnation are dropped
-    // After a REMOVE, the addresses the CR engine had queued still leave,
-    // also after the next ADD's handshake (the ADD waits in the engine for
-    // them): new ones continue at old_next until the new incarnation's
-    // first segment appears.
-    bool leftovers = false;
-    uint32_t old_next = 0;
   };
   struct Rcv {
     bool open = false;
@@ -143,12 +140,14 @@ class Scenario {
     bool operator<(const Arrival& o) const { return at != o.at ? at < o.at : idx < o.idx; }
   };
 
-  void fail(const std::string& what) {
-    if (errors_++ == 0) {
-      std::ostringstream m;
-      m << "cycle " << now_ << ": " << what;
-      first_error_ = m.str();
-    }
+  /// The scenario's rules: the index order only (no posted, window or
+  /// length rules); after a REMOVE, the removed incarnation's queued
+  /// addresses leave (also after the next ADD's handshake, which the
+  /// engine holds until they have), in any number.
+  static ScoreboardOptions options() {
+    ScoreboardOptions o;
+    o.after_remove = ScoreboardOptions::AfterRemove::kLeftovers;
+    return o;
   }
 
   /// Queues the control commands of this cycle (at most a few outstanding).
@@ -210,8 +209,8 @@ class Scenario {
     if (k.op == CtrlOp::kAdd && x.pending_add) {
       x.pending_add = false;
       x.added = true;
-      x.start = x.next = x.posted = k.seq;
-      x.seg = k.len;
+      x.posted = k.seq;
+      sb_.add(now_, k.flow, k.seq, k.len);
       ++x.epoch;
       Rcv& r = rcv_[k.flow];
       r = Rcv{};
@@ -220,8 +219,7 @@ class Scenario {
       r.epoch = x.epoch;
       ++adds_;
     } else if (k.op == CtrlOp::kRemove && x.removing) {
-      x.leftovers = true;
-      x.old_next = x.next;
+      sb_.remove(k.flow);
       x.removing = false;
       x.added = false;
       rcv_[k.flow].open = false;
@@ -229,35 +227,12 @@ class Scenario {
     }
   }
 
-  void on_seg(uint32_t f, uint32_t idx, bool rtx) {
+  void on_seg(uint32_t f, uint32_t idx, bool rtx, uint32_t len) {
     ++segs_;
     if (rtx) ++rtx_;
-    if (f >= c_.flows) return fail("address of flow " + std::to_string(f) + " (out of range)");
-    Flow& x = fl_[f];
-    if (x.leftovers) {
-      if (x.added && !rtx && idx == x.next) {
-        x.leftovers = false;  // the new incarnation's first segment
-      } else {
-        if (!rtx && idx != x.old_next) {
-          std::ostringstream m;
-          m << "flow " << f << ": after REMOVE, new segment " << idx << ", expected " << x.old_next;
-          return fail(m.str());
-        }
-        if (!rtx) ++x.old_next;
-        return;  // to a closed receiver
-      }
-    }
-    if (!x.added) return fail("address of flow " + std::to_string(f) + ", never added");
-    if (!rtx) {
-      if (idx != x.next) {
-        std::ostringstream m;
-        m << "flow " << f << ": new segment " << idx << ", expected " << x.next;
-        return fail(m.str());
-      }
-      x.next = idx + 1;
-    } else if (!seq_lt(idx, x.next)) {
-      return fail("flow " + std::to_string(f) + ": retransmission of a segment never sent");
-    }
+    // A violation, or a leftover of a removed incarnation (to a closed receiver).
+    if (sb_.segment(now_, f, idx, rtx, len) != SegmentScoreboard::Verdict::kCurrent) return;
+    const Flow& x = fl_[f];
     const bool trimmed = !drain_ && rng_.chance(c_.trim);
     if (!drain_ && !trimmed && rng_.chance(c_.loss)) return;
     net_.insert({now_ + rng_.range(20, 80), f, idx, x.epoch, trimmed});
@@ -376,7 +351,7 @@ class Scenario {
       default:
         if (!fl_[f].added) return;
         k.type = RxType::kAck;
-        k.cum_ack = fl_[f].next + 1000u + static_cast<uint32_t>(rng_.below(1000));
+        k.cum_ack = sb_.next_new(f) + 1000u + static_cast<uint32_t>(rng_.below(1000));
         break;
     }
     drive_rx_beat(d, k, false, 0);
@@ -393,8 +368,8 @@ class Scenario {
   bool rx_from_queue_ = false;
   bool drain_ = false;
   uint64_t now_ = 0;
-  uint64_t segs_ = 0, rtx_ = 0, notes_ = 0, adds_ = 0, removes_ = 0, bad_ = 0, errors_ = 0;
-  std::string first_error_;
+  SegmentScoreboard sb_;
+  uint64_t segs_ = 0, rtx_ = 0, notes_ = 0, adds_ = 0, removes_ = 0, bad_ = 0;
 };
 
 }  // namespace tonic::netlist

@@ -9,7 +9,8 @@
 // phases (no loss, no new data) in which every flow must complete.
 //
 // The scoreboard (violations, each counted; the first is kept):
-//   - every segment address that leaves: the flow was added (or is
+//   - every segment address that leaves (SegmentScoreboard,
+//     tonic/segment_scoreboard.hpp, fed the next-seg decisions too): the flow was added (or is
 //     draining after a REMOVE: at most RingN addresses more), its index is
 //     in [first, posted), a new segment is exactly the next never-sent
 //     index (so no new index is ever sent twice), inside the largest window
@@ -44,6 +45,7 @@
 #include "tonic/ndp_receiver.hpp"
 #include "tonic/roce_receiver.hpp"
 #include "tonic/rx_common.hpp"
+#include "tonic/segment_scoreboard.hpp"
 #include "tonic/seq.hpp"
 #include "tonic/tcp_receiver.hpp"
 #include "tonic/rng.hpp"
@@ -163,7 +165,7 @@ class Soak {
  public:
   static constexpr uint32_t kRing = 16;
 
-  Soak(ProtocolId p, const Options& o) : p_(p), o_(o), rng_(o.seed), rx_(p, kW), fl_(kFlows), gen_(kFlows) {
+  Soak(ProtocolId p, const Options& o) : p_(p), o_(o), rng_(o.seed), rx_(p, kW), sb_(kFlows, options()), fl_(kFlows) {
     // Assertion failures are counted (Verilator's error count), not fatal.
     Verilated::threadContextp()->errorLimit(1 << 30);
     Verilated::threadContextp()->fatalOnError(false);
@@ -194,17 +196,27 @@ class Soak {
   }
 
  private:
-  // What the testbench knows about one flow id (its current incarnation).
+  // What the host knows about one flow id; the engine's side of the flow
+  // (present, first, posted, snd_max, acked ...) is sb_.flow(f).
   struct Flow {
-    bool tracked = false;   // an ADD executed (flow present or draining)
-    bool present = false;   // added and not removed (executed ops)
     bool host_on = false;   // the host's view (ops queued): added and not removed
     uint32_t key = 0;       // receiver key of the current incarnation
-    uint32_t start = 0, seg = 0, posted = 0, last_len = 0, snd_max = 0, acked = 0;
     uint32_t host_start = 0, host_seg = 0, host_posted = 0, host_last = 0;  // the host's view
-    uint32_t after_remove = 0;                // addresses out since the REMOVE
     uint32_t inc = 0;                         // incarnations so far
   };
+  /// The soak's rules: every one, the decisions followed (trace_ns_o), at
+  /// most RingN decided and not out, RingN addresses after a REMOVE.
+  static ScoreboardOptions options() {
+    ScoreboardOptions o;
+    o.after_remove = ScoreboardOptions::AfterRemove::kDrain;
+    o.drain_limit = kRing;
+    o.window = kW;
+    o.check_posted = true;
+    o.check_len = true;
+    o.generation_order = true;
+    o.ring_n = kRing;
+    return o;
+  }
   struct Pkt {
     uint64_t at, seq;
     uint32_t key, idx;
@@ -215,10 +227,6 @@ class Soak {
     uint64_t at, seq;
     RxEvent e;
     bool operator>(const Ev& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-  };
-  struct Gen {  // a next-seg decision (trace_ns_o) and the length it must leave with
-    uint32_t idx, len;
-    bool rtx;
   };
   struct Stats {
     uint32_t ctrl_bad, bad_sack, bad_ack, bad_type, unknown, segs, rtx, flow_range, wdog;
@@ -259,11 +267,11 @@ class Soak {
     }
     if (done) {
       res_.max_settle = std::max(res_.max_settle, el);
-      for (const Flow& t : fl_) res_.bursts_completed += t.present;
+      for (uint32_t f = 0; f < kFlows; ++f) res_.bursts_completed += sb_.flow(f).added;
     } else if (el >= bound) {
       for (uint32_t f = 0; f < kFlows; ++f) {
-        const Flow& t = fl_[f];
-        if (t.present && t.acked != t.posted) {
+        const ScoreFlow& t = sb_.flow(f);
+        if (t.added && t.acked != t.posted) {
           std::ostringstream m;
           m << "cycle " << h_.cycle() << ": flow " << f << " did not complete within " << el
             << " cycles of calm: acked " << t.acked << " posted " << t.posted << " sent " << t.snd_max;
@@ -276,8 +284,9 @@ class Soak {
 
   bool all_complete() const {
     if (held_.has_value() || !ctrl_q_.empty()) return false;
-    for (const Flow& t : fl_) {
-      if (t.present && t.acked != t.posted) return false;
+    for (uint32_t f = 0; f < kFlows; ++f) {
+      const ScoreFlow& t = sb_.flow(f);
+      if (t.added && t.acked != t.posted) return false;
     }
     return true;
   }
@@ -287,12 +296,13 @@ class Soak {
     if (ctrl_q_.size() > 4) return;
     const uint32_t f = static_cast<uint32_t>(rng_.below(kFlows));
     Flow& t = fl_[f];
+    const ScoreFlow& e = sb_.flow(f);
     const uint64_t r = rng_.below(100'000);
     if (r < 40) {  // ADD a flow the host does not have
       if (t.host_on) return;
       uint32_t start = static_cast<uint32_t>(rng_.bits64());
       if (rng_.chance(0.3)) start = 0xFFFF'FFFFu - static_cast<uint32_t>(rng_.below(200));  // across 2^32
-      if (t.tracked && seq_dist_abs(start, t.snd_max) < (1u << 20)) start = t.snd_max + 0x4000'0000u;
+      if (e.tracked && seq_dist_abs(start, e.snd_max) < (1u << 20)) start = e.snd_max + 0x4000'0000u;
       const uint32_t seg = static_cast<uint32_t>(rng_.range(64, 4096));
       t.host_on = true;
       t.host_start = t.host_posted = start;
@@ -301,7 +311,7 @@ class Soak {
       ++res_.adds;
     } else if (r < 2000) {  // POST more (after a short last segment only once it is acked)
       if (!t.host_on) return;
-      if (t.host_last < t.host_seg && !(t.present && t.posted == t.host_posted && t.acked == t.posted)) return;
+      if (t.host_last < t.host_seg && !(e.added && e.posted == t.host_posted && e.acked == e.posted)) return;
       const uint32_t n = static_cast<uint32_t>(rng_.range(1, 48));
       const uint32_t seg = t.host_seg;
       const uint32_t last = rng_.chance(0.3) ? static_cast<uint32_t>(rng_.range(1, seg)) : seg;
@@ -367,7 +377,7 @@ class Soak {
       const RxEvent e = ret_.top().e;
       ret_.pop();
       const uint32_t f = e.flow % kFlows;
-      if (!fl_[f].present || fl_[f].key != e.flow) continue;  // an earlier incarnation
+      if (!sb_.flow(f).added || fl_[f].key != e.flow) continue;  // an earlier incarnation
       RxCmd r = to_cmd(e);
       r.flow = f;
       rx_q_.push_back({r, true});
@@ -397,19 +407,13 @@ class Soak {
     if ((ns >> 49) & 1) {
       const uint32_t f = static_cast<uint32_t>((ns >> 32) & 0xFFFF);
       const uint32_t idx = static_cast<uint32_t>(ns);
-      if (f >= kFlows || !fl_[f].present) {
-        violation("cycle " + std::to_string(c) + ": next-seg generates for flow " + std::to_string(f) +
-                  ", not present");
-      } else {
-        const Flow& t = fl_[f];
-        gen_[f].push_back({idx, (idx + 1 == t.posted) ? t.last_len : t.seg, static_cast<bool>((ns >> 48) & 1)});
-        if (gen_[f].size() > kRing) violation("cycle " + std::to_string(c) + ": more than RingN outstanding");
-      }
+      sb_.generated(c, f, idx, (ns >> 48) & 1);
+      sync();
     }
     // Control: the held op executes in the first cycle after its handshake
     // in which ctrl_ready_o is high; then this cycle's handshake.
     if (held_.has_value() && d.ctrl_ready_o) {
-      exec(*held_);
+      exec(c, *held_);
       held_.reset();
     }
     if (d.ctrl_valid_i && d.ctrl_ready_o) {
@@ -418,10 +422,8 @@ class Soak {
     }
     if (d.rx_valid_i) {
       const RxCmd& r = rx_q_.front().first;
-      Flow& t = fl_[r.flow % kFlows];
-      if (rx_q_.front().second && r.flow < kFlows && t.present && (r.type == RxType::kAck || r.type == RxType::kSack || r.type == RxType::kNack) &&
-          seq_lt(t.acked, r.cum_ack) && !seq_lt(t.snd_max, r.cum_ack)) {
-        t.acked = r.cum_ack;
+      if (rx_q_.front().second && (r.type == RxType::kAck || r.type == RxType::kSack || r.type == RxType::kNack)) {
+        sb_.ack(r.flow, r.cum_ack);
       }
       rx_q_.pop_front();
     }
@@ -430,38 +432,25 @@ class Soak {
     h_.tick();
   }
 
-  void exec(const CtrlCmd& k) {
+  void exec(uint64_t c, const CtrlCmd& k) {
     if (k.flow >= kFlows || static_cast<int>(k.op) > 2) return;  // bad input: ignored
     Flow& t = fl_[k.flow];
+    const ScoreFlow& e = sb_.flow(k.flow);
     switch (k.op) {
       case CtrlOp::kAdd:
-        if (t.present) break;  // bad input: ignored by the DUT too
-        if (!gen_[k.flow].empty()) violation("ADD executed with addresses of the flow still queued");
-        {
-          Flow n;
-          n.inc = t.inc + 1;
-          n.host_on = t.host_on;
-          n.host_start = t.host_start;
-          n.host_seg = t.host_seg;
-          n.host_posted = t.host_posted;
-          n.host_last = t.host_last;
-          t = n;
-        }
+        if (e.added) break;  // bad input: ignored by the DUT too
+        sb_.add(c, k.flow, k.seq, k.len);  // (a violation if decisions are still queued)
+        sync();
+        ++t.inc;
         t.key = k.flow + kFlows * t.inc;
         rx_.open(t.key, k.seq);
-        t.tracked = t.present = true;
-        t.start = t.posted = t.snd_max = t.acked = k.seq;
-        t.seg = t.last_len = k.len;
         break;
       case CtrlOp::kPost:
-        if (!t.present || seq_lt(k.seq, t.posted) || seq_lt(t.acked + 0x4000'0000u, k.seq)) break;
-        t.posted = k.seq;
-        t.last_len = k.len;
+        if (seq_lt(e.acked + 0x4000'0000u, k.seq)) break;  // more than 2^30 ahead: refused
+        sb_.post(k.flow, k.seq, k.len);
         break;
       case CtrlOp::kRemove:
-        if (!t.present) break;
-        t.present = false;
-        t.after_remove = 0;
+        sb_.remove(k.flow);
         break;
     }
   }
@@ -470,31 +459,10 @@ class Soak {
     if (res_.segments == o_.mutate_at) ++idx;  // self-test of the checks
     ++res_.segments;
     res_.retransmissions += rtx;
-    if (f >= kFlows || !fl_[f].tracked) return violation("address of a flow never added");
-    Flow& t = fl_[f];
-    auto bad = [&](const std::string& why) {
-      std::ostringstream os;
-      os << "cycle " << c << ": flow " << f << " idx " << idx << " rtx " << rtx << " len " << len << ": " << why;
-      violation(os.str());
-    };
-    if (!t.present && ++t.after_remove > kRing) return bad("more than RingN addresses after its REMOVE");
-    if (!seq_lt(idx, t.posted)) return bad("beyond the posted data (" + std::to_string(t.posted) + ")");
-    if (seq_lt(idx, t.start)) return bad("before the first segment");
-    if (!rtx) {
-      if (idx != t.snd_max) return bad("new segment is not the next one (" + std::to_string(t.snd_max) + ")");
-      if (!seq_lt(idx, t.acked + kW)) return bad("outside the largest window");
-      t.snd_max = idx + 1;
-    } else if (!seq_lt(idx, t.snd_max)) {
-      return bad("retransmission of a segment never sent");
-    }
-    if (gen_[f].empty()) return bad("an address next-seg never generated");
-    const Gen g = gen_[f].front();
-    gen_[f].pop_front();
-    if (g.idx != idx || g.rtx != rtx) {
-      return bad("not the flow's oldest generated address (" + std::to_string(g.idx) + (g.rtx ? " rtx" : "") + ")");
-    }
-    if (len != g.len) return bad("length should be " + std::to_string(g.len));
-    if (!t.present) return;  // draining: the receiver is gone
+    const SegmentScoreboard::Verdict v = sb_.segment(c, f, idx, rtx, len);
+    sync();
+    if (v != SegmentScoreboard::Verdict::kCurrent) return;  // a violation, or draining: the receiver is gone
+    const Flow& t = fl_[f];
     // The network.
     if (storm_ && loss_ > 0 && rng_.chance(loss_)) {
       if (registry::get(p_).receiver == Receiver::kNdp && rng_.chance(0.5)) {  // trimmed, not dropped
@@ -514,14 +482,20 @@ class Soak {
     fwd_.push({at, seq_++, t.key, idx, false, ce});
   }
 
+  /// Counts the scoreboard's new violations (its first one as the message).
+  void sync() {
+    for (; sb_seen_ < sb_.errors(); ++sb_seen_) violation(sb_seen_ == 0 ? sb_.first_error() : std::string());
+  }
+
   void inject_bad_rx() {
     const uint32_t f = static_cast<uint32_t>(rng_.below(kFlows));
-    const Flow& t = fl_[f];
+    const ScoreFlow& t = sb_.flow(f);
+    const bool host_on = fl_[f].host_on;
     RxCmd r;
     r.flow = f;
     switch (rng_.below(6)) {
       case 0:  // unknown flow
-        if (t.present || t.host_on) return;
+        if (t.added || host_on) return;
         r.type = RxType::kAck;
         r.cum_ack = static_cast<uint32_t>(rng_.bits64());
         break;
@@ -531,22 +505,22 @@ class Soak {
         r.cum_ack = static_cast<uint32_t>(rng_.bits64());
         break;
       case 1:  // unknown type
-        if (!t.present || !t.host_on) return;
+        if (!t.added || !host_on) return;
         r.type = static_cast<RxType>(rng_.range(6, 7));
         r.cum_ack = t.acked;
         break;
       case 2:  // cumulative ack beyond next_new
-        if (!t.present) return;
+        if (!t.added) return;
         r.type = RxType::kAck;
         r.cum_ack = t.snd_max + kRing + 8 + static_cast<uint32_t>(rng_.below(1000));
         break;
       case 3:  // stale ack (below wnd_start): legal, changes nothing
-        if (!t.present || t.acked == t.start) return;
+        if (!t.added || t.acked == t.start) return;
         r.type = RxType::kAck;
         r.cum_ack = t.acked - 1 - static_cast<uint32_t>(rng_.below(std::min<uint32_t>(kW, t.acked - t.start)));
         break;
       default:  // SACK outside [wnd_start, next_new)
-        if (!t.present || !t.host_on) return;
+        if (!t.added || !host_on) return;
         r.type = RxType::kSack;
         r.cum_ack = t.start;  // stale: only the SACK part matters
         r.sack_valid = true;
@@ -555,7 +529,7 @@ class Soak {
         break;
     }
     ++res_.bad_rx;
-    ++bad_rx_kind_[r.flow >= kFlows ? 5 : static_cast<int>(r.type) >= 6 ? 1 : (r.sack_valid ? 4 : (t.present ? 2 : 0))];
+    ++bad_rx_kind_[r.flow >= kFlows ? 5 : static_cast<int>(r.type) >= 6 ? 1 : (r.sack_valid ? 4 : (t.added ? 2 : 0))];
     rx_q_.push_front({r, false});
   }
 
@@ -612,8 +586,9 @@ class Soak {
   Harness<Model> h_;
   Rng rng_;
   AnyRx rx_;
+  SegmentScoreboard sb_;
+  uint64_t sb_seen_ = 0;  // scoreboard violations counted in res_
   std::vector<Flow> fl_;
-  std::vector<std::deque<Gen>> gen_;  // per flow: generated, not yet out (the CR keeps a flow's order)
   std::deque<CtrlCmd> ctrl_q_;
   std::optional<CtrlCmd> held_;
   std::deque<std::pair<RxCmd, bool>> rx_q_;  // beat, from the receiver (else injected)

@@ -2,7 +2,7 @@
 // System testbench for tonic_top: a host driver (adds flows, posts data), a
 // network (LinkModel: delay, drops, TCP receiver acks) and a DMA sink with
 // random back-pressure around the Verilated sender, plus checks of every
-// segment address that leaves:
+// segment address that leaves (SegmentScoreboard, tonic/segment_scoreboard.hpp):
 //   - the flow was added, and the index lies inside the posted data;
 //   - a new segment (rtx = 0) is exactly the next never-sent index of its
 //     flow (no gaps, no repeats); a retransmission (rtx = 1) is an index
@@ -32,6 +32,7 @@
 #include "tonic/link_model.hpp"
 #include "tonic/seq.hpp"
 #include "tonic/rng.hpp"
+#include "tonic/segment_scoreboard.hpp"
 #include "window_ref.hpp"
 
 namespace tonic {
@@ -39,18 +40,10 @@ namespace tonic {
 /// Constants of a tonic_top build (from the model's parameters).
 template <class Model> struct TonicParams;
 
-/// What the testbench knows about one flow.
-struct FlowTrack {
-  bool added = false;
-  uint32_t start = 0;      // first segment index
-  uint32_t seg_size = 0;
-  uint32_t posted = 0;     // one past the last posted segment
-  uint32_t last_len = 0;
-  uint32_t snd_max = 0;    // one past the highest new segment sent
-  uint32_t acked = 0;      // highest cumulative ack delivered to the DUT
-  uint64_t sent = 0, rtx = 0;
-  uint64_t first_out = 0, last_out = 0;
-};
+/// What the testbench knows about one flow: the scoreboard's per-flow state
+/// (added, start, seg_size, posted, last_len, snd_max, acked, sent, rtx,
+/// first_out, last_out).
+using FlowTrack = ScoreFlow;
 
 template <class Model>
 class TonicTb {
@@ -58,7 +51,7 @@ class TonicTb {
   using P = TonicParams<Model>;
 
   TonicTb(LinkConfig link_cfg, RxConfig rx_cfg, uint64_t seed)
-      : link_(link_cfg, rx_cfg), rng_(seed), flows_(P::kFlows), wref_(P::kFlows, P::kWindow) {
+      : link_(link_cfg, rx_cfg), rng_(seed), sb_(P::kFlows, options()), wref_(P::kFlows, P::kWindow) {
     reset_and_wait_init(h_, P::kFlows + 4, "TonicTb");
   }
 
@@ -66,7 +59,7 @@ class TonicTb {
   Model& dut() { return h_.dut(); }
   LinkModel& link() { return link_; }
   Rng& rng() { return rng_; }
-  const FlowTrack& flow(uint32_t f) const { return flows_[f]; }
+  const FlowTrack& flow(uint32_t f) const { return sb_.flow(f); }
   uint64_t cycle() const { return h_.cycle(); }
 
   /// Queue control commands (sent in order, one per cycle when accepted).
@@ -133,16 +126,15 @@ class TonicTb {
       ev.cum_ack = d.rx_cum_ack_i;
       ev.sack_valid = d.rx_sack_valid_i;
       ev.sack_idx = d.rx_sack_idx_i;
-      ev.must_accept = ev.flow < P::kFlows && flows_[ev.flow].added && ev.type <= 2 &&
-                       !seq_lt(flows_[ev.flow].snd_max, ev.cum_ack);
+      ev.must_accept = ev.flow < P::kFlows && sb_.flow(ev.flow).added && ev.type <= 2 &&
+                       !seq_lt(sb_.flow(ev.flow).snd_max, ev.cum_ack);
       if (window_check_) wref_.rx(ev);
-      FlowTrack& t = flows_[d.rx_flow_i];
-      if (t.added && seq_lt(t.acked, d.rx_cum_ack_i) && !seq_lt(t.snd_max, d.rx_cum_ack_i)) t.acked = d.rx_cum_ack_i;
+      sb_.ack(d.rx_flow_i, d.rx_cum_ack_i);
     }
     if (d.seg_valid_o && d.seg_ready_i) {
       SegOut s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
       if (outs_ == mutate_at_) mutate(s);
-      check_seg(s);
+      sb_.segment(s.cycle, s.flow, s.idx, s.rtx, s.len);
       ++outs_;
       link_.push_data(c, s.flow, s.idx, s.len, s.rtx);
       if (on_seg) on_seg(s);
@@ -168,7 +160,8 @@ class TonicTb {
 
   bool all_acked() const {
     if (!ctrl_.empty()) return false;
-    for (const auto& t : flows_) {
+    for (uint32_t f = 0; f < P::kFlows; ++f) {
+      const FlowTrack& t = sb_.flow(f);
       if (t.added && t.acked != t.posted) return false;
     }
     return true;
@@ -194,8 +187,8 @@ class TonicTb {
 
   uint64_t outs() const { return outs_; }
   uint64_t notes() const { return notes_; }
-  uint64_t errors() const { return errors_ + wref_.errors(); }
-  const std::string& first_error() const { return errors_ ? first_error_ : wref_.first_error(); }
+  uint64_t errors() const { return sb_.errors() + wref_.errors(); }
+  const std::string& first_error() const { return sb_.errors() ? sb_.first_error() : wref_.first_error(); }
   /// Events whose window state was compared with the reference.
   uint64_t events_checked() const { return wref_.checked(); }
   uint64_t decisions_checked() const { return wref_.ns_checked(); }
@@ -203,26 +196,31 @@ class TonicTb {
  private:
   void drive_rx(const RxCmd& r) { drive_rx_beat(h_.dut(), r, r.ecn, r.grant); }
 
+  /// TonicTb's rules: the flow added (no address after its REMOVE), the
+  /// index inside [first, posted), the index order, the largest window,
+  /// the lengths.
+  static ScoreboardOptions options() {
+    ScoreboardOptions o;
+    o.after_remove = ScoreboardOptions::AfterRemove::kReject;
+    o.window = P::kWindow;
+    o.check_posted = true;
+    o.check_len = true;
+    return o;
+  }
+
   void apply_ctrl(const CtrlCmd& k) {
-    FlowTrack& t = flows_[k.flow];
     switch (k.op) {
       case CtrlOp::kAdd:
-        if (t.added) break;  // bad input: the DUT ignores it too
-        t = FlowTrack{};
-        t.added = true;
-        t.start = t.snd_max = t.acked = t.posted = k.seq;
-        t.seg_size = t.last_len = k.len;
+        if (sb_.flow(k.flow).added) break;  // bad input: the DUT ignores it too
+        sb_.add(h_.cycle(), k.flow, k.seq, k.len);
         link_.receiver().open(k.flow, k.seq);
         wref_.add(k.flow, k.seq);
         break;
       case CtrlOp::kPost:
-        if (!t.added || seq_lt(k.seq, t.posted)) break;
-        t.posted = k.seq;
-        t.last_len = k.len;
-        wref_.post(k.flow, k.seq);
+        if (sb_.post(k.flow, k.seq, k.len)) wref_.post(k.flow, k.seq);
         break;
       case CtrlOp::kRemove:
-        t.added = false;
+        sb_.remove(k.flow);
         wref_.remove(k.flow);
         break;
     }
@@ -276,32 +274,6 @@ class TonicTb {
     if (tp.valid) wref_.periodic(c, tp);
   }
 
-  void check_seg(const SegOut& s) {
-    if (s.flow >= P::kFlows) return fail(s.cycle, "flow id out of range");
-    FlowTrack& t = flows_[s.flow];
-    auto bad = [&](const std::string& why) {
-      std::ostringstream os;
-      os << "flow " << s.flow << " idx " << s.idx << " rtx " << s.rtx << " len " << s.len << ": " << why;
-      fail(s.cycle, os.str());
-    };
-    if (!t.added) return bad("flow not added");
-    if (!seq_lt(s.idx, t.posted)) return bad("beyond the posted data");
-    if (seq_lt(s.idx, t.start)) return bad("before the first segment");
-    if (!s.rtx) {
-      if (s.idx != t.snd_max) return bad("new segment is not the next one (" + std::to_string(t.snd_max) + ")");
-      if (!seq_lt(s.idx, t.acked + P::kWindow)) return bad("outside the largest window");
-      t.snd_max = s.idx + 1;
-    } else if (!seq_lt(s.idx, t.snd_max)) {
-      return bad("retransmission of a segment never sent");
-    }
-    const uint32_t want = (s.idx + 1 == t.posted) ? t.last_len : t.seg_size;
-    if (s.len != want) return bad("length should be " + std::to_string(want));
-    if (t.sent == 0) t.first_out = s.cycle;
-    t.last_out = s.cycle;
-    ++t.sent;
-    t.rtx += s.rtx;
-  }
-
   void mutate(SegOut& s) const {
     switch (mutation_) {
       case 0: s.idx += 1; break;
@@ -310,27 +282,24 @@ class TonicTb {
     }
   }
 
-  void fail(uint64_t cycle, const std::string& what) {
-    if (errors_++ == 0) first_error_ = "cycle " + std::to_string(cycle) + ": " + what;
-  }
+  void fail(uint64_t cycle, const std::string& what) { sb_.fail(cycle, what); }
 
   Harness<Model> h_;
   LinkModel link_;
   Rng rng_;
-  std::vector<FlowTrack> flows_;
+  SegmentScoreboard sb_;
   std::deque<CtrlCmd> ctrl_;
   std::deque<RxCmd> inject_;
   std::deque<AckEvent> pending_acks_;
   WindowRef<typename P::Twin> wref_;
   double ready_p_ = 1.0;
   bool ready_ = true;
-  uint64_t outs_ = 0, notes_ = 0, errors_ = 0;
+  uint64_t outs_ = 0, notes_ = 0;
   int mutation_ = -1;
   uint64_t mutate_at_ = UINT64_MAX;
   uint64_t traces_ = 0, trace_mutate_at_ = UINT64_MAX;
   uint64_t ns_count_ = 0, ns_mutate_at_ = UINT64_MAX;
   bool window_check_ = true;
-  std::string first_error_;
 };
 
 }  // namespace tonic
