@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: Apache-2.0
+// LineRig: one tonic_top build of any protocol with N saturated flows, its
+// receiver model (AnyReceiver, by the protocol's registry receiver mode) and
+// a network between them: a one-way delay each way, optional Bernoulli loss
+// of data segments and an optional bottleneck switch queue (SwitchQueue:
+// drained at a fixed rate, drop-tail, ECN marking and NDP trimming by the
+// protocol's credit scheme). The receiver's events (ACK, SACK, NACK, CNP,
+// PULL) come back as rx beats, one per cycle. Used by tonic-run (sim/run).
+//
+// Checks of every segment address that leaves (a failed one is counted and
+// the first kept): the flow was added, the index lies in the posted data, a
+// new segment is exactly the next never-sent index and inside the largest
+// window (below the highest cumulative ack delivered + Window), a
+// retransmission is of an index sent before, the length is the flow's
+// segment size; cr_enq_drop_o stays 0; the DUT's bad-input counters stay 0
+// (except rx_stale_ack, which old acks of a lossy network legitimately
+// raise).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "common/harness.hpp"
+#include "common/ref/rx_common.hpp"
+#include "common/ref/seq.hpp"
+#include "common/ref/switch_queue.hpp"
+#include "common/rng.hpp"
+#include "common/rx_beat.hpp"
+#include "common/sys_tb.hpp"
+#include "common/top_drive.hpp"
+#include "tonic/any_receiver.hpp"
+#include "tonic/protocol_registry.hpp"
+
+namespace tonic {
+
+/// The bottleneck: one switch output queue between the sender and the receiver.
+struct Bottleneck {
+  bool on = false;
+  uint32_t drain_bytes = 250;     // bytes per cycle (250 = 200 Gb/s at 100 MHz)
+  uint64_t buffer_bytes = 256'000;
+  bool ecn = false;               // RED marking (rate protocols: the DCQCN congestion point)
+  uint64_t kmin = 20'000, kmax = 120'000;
+  double pmax = 0.2;
+  bool trim = false;              // NDP: trim instead of drop
+};
+
+/// A LineRig run.
+struct LineConfig {
+  uint32_t flows = 1024;
+  uint32_t seg_bytes = 1000;
+  uint64_t rtt = 1000;            // cycles; one-way delay rtt / 2
+  double loss = 0;                // Bernoulli drop per data segment (before the queue)
+  uint64_t seed = 1;
+  AnyReceiverOptions rx;
+  uint64_t pull_gap = 0;          // NDP receiver: cycles between pulls (0: its default)
+  Bottleneck bottleneck;
+};
+
+/// One segment address out, kept for the traces.
+struct LineSeg {
+  uint64_t cycle;
+  uint32_t flow, idx;
+  bool rtx;
+};
+
+/// A sample of a flow's congestion state (trace ports): window and
+/// ssthresh (window credit) or rate in bytes/cycle (rate credit).
+struct LineSample {
+  uint64_t cycle;
+  uint32_t flow;
+  uint32_t wnd;
+  int64_t ssthresh;  // -1: not set / none
+  double rate;       // bytes per cycle; < 0: none
+};
+
+template <class Model, uint32_t kFlows, uint32_t kW>
+class LineRig {
+ public:
+  LineRig(registry::ProtocolId p, const LineConfig& c)
+      : proto_(registry::get(p)), cfg_(c), rx_(proto_.receiver, rx_options(c)), rng_(c.seed),
+        q_(switch_config(c)), fl_(kFlows) {
+    reset_and_wait_init(h_, kFlows + 64, "LineRig");
+    for (uint32_t f = 0; f < c.flows; ++f) {
+      ctrl_.push_back({CtrlOp::kAdd, f, 0, c.seg_bytes});
+      ctrl_.push_back({CtrlOp::kPost, f, kPosted, c.seg_bytes});
+    }
+    for (const auto& [name, s] : kDdBadInputStats) bad0_.push_back(stat(s));
+  }
+
+  /// Runs `cycles` cycles (stops at the first failed check).
+  void run(uint64_t cycles) {
+    for (uint64_t i = 0; i < cycles && errors_ == 0; ++i) step();
+    check_counters();
+  }
+
+  Model& dut() { return h_.dut(); }
+  uint64_t cycles() const { return cycles_; }
+  uint64_t segments() const { return segs_; }
+  uint64_t retransmissions() const { return rtx_; }
+  uint64_t errors() const { return errors_; }
+  const std::string& first_error() const { return first_error_; }
+  uint64_t dropped() const { return lost_ + q_.drops(); }
+  const SwitchQueue& queue() const { return q_; }
+  uint64_t stat(DdStat s) { return h_.dut().stats_o[static_cast<int>(s)]; }
+  /// Per retransmission that follows a loss signal of its flow (a
+  /// duplicate ACK, SACK or NACK) with no other retransmission or timeout
+  /// of the flow between: cycles from the latest such rx beat entering to
+  /// the retransmission leaving. With flows interleaved (line rate) that
+  /// beat is the trigger and the figure the sender's pipeline latency;
+  /// under bursts of retransmissions (go-back-N) a burst's next segment can
+  /// follow a later beat more closely.
+  const std::vector<uint64_t>& ack_to_rtx() const { return lat_; }
+  /// Per flow: segments cumulatively acked, sent, retransmitted, timeouts.
+  struct Flow {
+    bool added = false;
+    uint32_t posted = 0, snd_max = 0, acked = 0;
+    uint64_t sent = 0, rtx = 0, timeouts = 0;
+    uint64_t loss_at = 0;  // cycle + 1 of the latest loss signal with no retransmission since (0: none)
+  };
+  const std::vector<Flow>& flows() const { return fl_; }
+  const std::vector<LineSeg>& segs() const { return segs_log_; }
+  const std::vector<LineSample>& samples() const { return samples_; }
+  /// The DUT's bad-input counters that moved (name=value ...), "" if none.
+  std::string bad_input_text() {
+    std::string t;
+    int i = 0;
+    for (const auto& [name, s] : kDdBadInputStats) {
+      const uint64_t v = stat(s) - bad0_[i++];
+      if (v) t += std::string(t.empty() ? "" : " ") + name + "=" + std::to_string(v);
+    }
+    return t;
+  }
+
+ private:
+  static constexpr uint32_t kPosted = 1u << 30;  // segments posted per flow: saturated
+
+  static AnyReceiverOptions rx_options(const LineConfig& c) {
+    AnyReceiverOptions o = c.rx;
+    o.window = kW;
+    o.pull_gap = c.pull_gap;
+    return o;
+  }
+  static SwitchConfig switch_config(const LineConfig& c) {
+    SwitchConfig s;
+    s.drain_q16 = uint64_t{std::max<uint32_t>(1, c.bottleneck.drain_bytes)} << 16;
+    s.capacity = c.bottleneck.buffer_bytes;
+    s.overflow = c.bottleneck.trim ? SwitchOverflow::kTrim : SwitchOverflow::kDrop;
+    s.ecn = c.bottleneck.ecn;
+    s.kmin = c.bottleneck.kmin;
+    s.kmax = c.bottleneck.kmax;
+    s.pmax = c.bottleneck.pmax;
+    s.seed = c.seed * 0x9E3779B97F4A7C15ull + 7;
+    return s;
+  }
+
+  struct Pkt {
+    uint64_t at;
+    uint32_t flow, idx;
+    bool ce, trimmed;
+  };
+
+  void step() {
+    auto& d = h_.dut();
+    const uint64_t c = h_.cycle();
+    drive_ctrl(d, ctrl_);
+    // Network: the bottleneck's departures, then arrivals at the receiver.
+    if (cfg_.bottleneck.on)
+      for (const SwitchPacket& p : q_.pop(c)) fwd_.push_back({c + delay(), p.flow, p.seg, p.ce, p.trimmed});
+    while (!fwd_.empty() && fwd_.front().at <= c) {
+      const Pkt p = fwd_.front();
+      fwd_.pop_front();
+      rx_.segment(c, p.flow, p.idx, p.ce, p.trimmed);
+    }
+    rx_.advance(c, evs_);
+    for (const RxEvent& e : evs_) ret_.push_back({c + delay(), e});
+    while (!ret_.empty() && ret_.front().first <= c) {
+      rx_q_.push_back(to_cmd(ret_.front().second));
+      ret_.pop_front();
+    }
+    d.rx_valid_i = 0;
+    if (!rx_q_.empty()) drive_rx_beat(d, rx_q_.front(), rx_q_.front().ecn, rx_q_.front().grant);
+    d.seg_ready_i = 1;
+    d.note_ready_i = 1;
+    d.wdog_limit_i = 0;
+    h_.eval();
+
+    traces(c, d);
+    if (d.ctrl_valid_i && d.ctrl_ready_o) {
+      apply(ctrl_.front());
+      ctrl_.pop_front();
+    }
+    if (d.rx_valid_i) {
+      const RxCmd& r = rx_q_.front();
+      if (r.flow < kFlows && fl_[r.flow].added) {
+        Flow& t = fl_[r.flow];
+        const bool cum = r.type == RxType::kAck || r.type == RxType::kSack || r.type == RxType::kNack;
+        const bool advances = cum && seq_lt(t.acked, r.cum_ack) && !seq_lt(t.snd_max, r.cum_ack);
+        // A loss signal: a NACK, a SACK, or an ACK that does not advance.
+        const bool loss = r.type == RxType::kNack || r.type == RxType::kSack || (r.type == RxType::kAck && !advances);
+        if (loss) t.loss_at = c + 1;
+        if (advances) t.acked = r.cum_ack;
+      }
+      rx_q_.pop_front();
+    }
+    if (d.seg_valid_o && d.seg_ready_i) on_seg(c, d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o);
+    if (d.cr_enq_drop_o) fail(c, "CR ring overflow (more than RingN outstanding)");
+    h_.tick();
+    ++cycles_;
+  }
+
+  uint64_t delay() const { return std::max<uint64_t>(1, cfg_.rtt / 2); }
+
+  void apply(const CtrlCmd& k) {
+    Flow& t = fl_[k.flow];
+    if (k.op == CtrlOp::kAdd) {
+      t = Flow{};
+      t.added = true;
+      t.posted = t.snd_max = t.acked = k.seq;
+      rx_.open(k.flow, k.seq);
+    } else if (k.op == CtrlOp::kPost) {
+      t.posted = k.seq;
+    }
+  }
+
+  void traces(uint64_t c, Model& d) {
+    const SysTrace per = sys_trace(d.trace_per_o);
+    if (per.valid && per.flow < kFlows && per.timeout) {
+      ++fl_[per.flow].timeouts;
+      fl_[per.flow].loss_at = 0;  // what follows answers the timer, not an ack
+    }
+    sample(c, per);
+    sample(c, sys_trace(d.trace_in_o));
+  }
+
+  void sample(uint64_t c, const SysTrace& t) {
+    if (!t.valid || t.flow >= cfg_.flows) return;
+    LineSample s{c, t.flow, t.wnd, -1, -1.0};
+    if (proto_.ssthresh.present()) {
+      const uint64_t ss = proto_.ssthresh.read(t.user);
+      s.ssthresh = ss == (uint64_t{1} << proto_.ssthresh.width) - 1 ? -1 : static_cast<int64_t>(ss);
+    }
+    if (proto_.rate.present()) s.rate = static_cast<double>(proto_.rate.read(t.user)) / 1048576.0;
+    samples_.push_back(s);
+  }
+
+  void on_seg(uint64_t c, uint32_t f, uint32_t idx, bool rtx, uint32_t len) {
+    ++segs_;
+    if (f >= kFlows) return fail(c, "flow id out of range");
+    Flow& t = fl_[f];
+    auto bad = [&](const std::string& why) {
+      fail(c, "flow " + std::to_string(f) + " idx " + std::to_string(idx) + (rtx ? " (rtx)" : "") + ": " + why);
+    };
+    if (!t.added) return bad("flow not added");
+    if (!seq_lt(idx, t.posted)) return bad("beyond the posted data");
+    if (!rtx) {
+      if (idx != t.snd_max) return bad("new segment is not the next one (" + std::to_string(t.snd_max) + ")");
+      if (!seq_lt(idx, t.acked + kW)) return bad("outside the largest window");
+      t.snd_max = idx + 1;
+    } else {
+      if (!seq_lt(idx, t.snd_max)) return bad("retransmission of a segment never sent");
+      ++rtx_;
+      ++t.rtx;
+      if (t.loss_at) lat_.push_back(c + 1 - t.loss_at);
+      t.loss_at = 0;
+    }
+    if (len != cfg_.seg_bytes) return bad("length " + std::to_string(len) + ", the flow's is " + std::to_string(cfg_.seg_bytes));
+    ++t.sent;
+    segs_log_.push_back({c, f, idx, rtx});
+    // The network: loss, then the bottleneck or the delay line.
+    if (cfg_.loss > 0 && rng_.chance(cfg_.loss)) {
+      ++lost_;
+      return;
+    }
+    if (cfg_.bottleneck.on) {
+      SwitchPacket p;
+      p.flow = f;
+      p.seg = idx;
+      p.len = len;
+      p.rtx = rtx;
+      q_.push(c, p);
+    } else {
+      fwd_.push_back({c + delay(), f, idx, false, false});
+    }
+  }
+
+  void check_counters() {
+    int i = 0;
+    for (const auto& [name, s] : kDdBadInputStats) {
+      const uint64_t v = stat(s) - bad0_[i++];
+      if (v && s != DdStat::kRxStaleAck) fail(h_.cycle(), std::string("DUT bad-input counter ") + name + " = " + std::to_string(v));
+    }
+  }
+
+  void fail(uint64_t c, const std::string& what) {
+    if (errors_++ == 0) first_error_ = "cycle " + std::to_string(c) + ": " + what;
+  }
+
+  const registry::Protocol& proto_;
+  LineConfig cfg_;
+  Harness<Model> h_{"sender"};
+  AnyReceiver rx_;
+  Rng rng_;
+  SwitchQueue q_;
+  std::vector<Flow> fl_;
+  std::deque<CtrlCmd> ctrl_;
+  std::deque<Pkt> fwd_;
+  std::deque<std::pair<uint64_t, RxEvent>> ret_;
+  std::deque<RxCmd> rx_q_;
+  std::vector<RxEvent> evs_;
+  std::vector<uint64_t> lat_;
+  std::vector<LineSeg> segs_log_;
+  std::vector<LineSample> samples_;
+  std::vector<uint64_t> bad0_;
+  uint64_t cycles_ = 0, segs_ = 0, rtx_ = 0, lost_ = 0, errors_ = 0;
+  std::string first_error_;
+};
+
+}  // namespace tonic
