@@ -89,6 +89,7 @@ struct Options {
   uint32_t sample = 0;
   std::string trace;
   bool quiet = false;
+  bool suite = false;  // the suite's two runs even for a protocol with a detailed run
   bool cycles_given = false, sample_given = false;
   // The suite's bottleneck (--protocol all, or a protocol with no window twin).
   uint32_t bn_flows = 32;
@@ -896,6 +897,7 @@ int main(int argc, char** argv) {
   app.add_option("--bottleneck-buffer", o.bn_buffer, "suite: bottleneck buffer in bytes")
       ->check(CLI::Range(uint64_t{2000}, uint64_t{1} << 32))
       ->capture_default_str();
+  app.add_flag("--suite", o.suite, "the suite's runs (line rate, bottleneck) also for a protocol with a detailed run");
   app.add_flag("--quiet", o.quiet, "no progress bar");
 
   try {
@@ -919,7 +921,7 @@ int main(int argc, char** argv) {
   // The suite: every protocol (all), or one whose build has no window twin
   // here (the detailed run below is TonicTb's, for the window protocols).
   bool detailed = false;
-  for (const ModelInfo& m : kModels) detailed = detailed || o.protocol == m.protocol;
+  for (const ModelInfo& m : kModels) detailed = detailed || (!o.suite && o.protocol == m.protocol);
   if (!detailed) {
     if (o.window) return usage_error("--window: only for the detailed run of a window protocol (--protocol <name>)");
     if (!o.drops.empty()) return usage_error("--drops: only for the detailed run of a window protocol (--protocol <name>)");
