@@ -103,6 +103,11 @@ class LineRig {
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
   uint64_t dropped() const { return lost_ + q_.drops(); }
+  /// rx beats that reached the sender but wait for the rx port (one per cycle), now and at most.
+  uint64_t rx_backlog() const { return rx_q_.size(); }
+  uint64_t rx_backlog_max() const { return rx_q_max_; }
+  /// rx beats delivered to the DUT.
+  uint64_t rx_beats() const { return rx_beats_; }
   const SwitchQueue& queue() const { return q_; }
   uint64_t stat(DdStat s) { return h_.dut().stats_o[static_cast<int>(s)]; }
   /// Per retransmission that follows a loss signal of its flow (a
@@ -180,6 +185,7 @@ class LineRig {
       rx_q_.push_back(to_cmd(ret_.front().second));
       ret_.pop_front();
     }
+    rx_q_max_ = std::max<uint64_t>(rx_q_max_, rx_q_.size());
     d.rx_valid_i = 0;
     if (!rx_q_.empty()) drive_rx_beat(d, rx_q_.front(), rx_q_.front().ecn, rx_q_.front().grant);
     d.seg_ready_i = 1;
@@ -204,6 +210,7 @@ class LineRig {
         if (advances) t.acked = r.cum_ack;
       }
       rx_q_.pop_front();
+      ++rx_beats_;
     }
     if (d.seg_valid_o && d.seg_ready_i) on_seg(c, d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o);
     if (d.cr_enq_drop_o) fail(c, "CR ring overflow (more than RingN outstanding)");
@@ -314,7 +321,7 @@ class LineRig {
   std::vector<LineSeg> segs_log_;
   std::vector<LineSample> samples_;
   std::vector<uint64_t> bad0_;
-  uint64_t cycles_ = 0, segs_ = 0, rtx_ = 0, lost_ = 0, errors_ = 0;
+  uint64_t cycles_ = 0, segs_ = 0, rtx_ = 0, lost_ = 0, errors_ = 0, rx_beats_ = 0, rx_q_max_ = 0;
   std::string first_error_;
 };
 

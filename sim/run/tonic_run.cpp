@@ -543,6 +543,7 @@ constexpr uint64_t kSuiteCycles = 200'000;  // suite default --cycles (per run)
 struct SuiteRow {
   std::string protocol, credit, network, model;
   uint64_t cycles = 0, segments = 0, rtx = 0, timeouts = 0, acked = 0, drops = 0, marks = 0, trims = 0;
+  uint64_t rx_beats = 0, rx_backlog = 0, rx_backlog_max = 0;
   double spc = 0, goodput_gbps = 0, jain = 0, wall = 0;
   Spread acked_spread;
   std::vector<uint64_t> lat;  // ack-to-retransmit latencies (cycles)
@@ -676,6 +677,9 @@ SuiteRow suite_run(registry::ProtocolId p, bool bottleneck, const Options& o) {
     r.drops = rig.dropped();
     r.marks = rig.queue().marks();
     r.trims = rig.queue().trims();
+    r.rx_beats = rig.rx_beats();
+    r.rx_backlog = rig.rx_backlog();
+    r.rx_backlog_max = rig.rx_backlog_max();
     std::vector<uint64_t> acked;
     double sum = 0, sq = 0;
     uint64_t best = 0;
@@ -728,6 +732,8 @@ nlohmann::json to_json(const SuiteRow& r) {
           {"network_drops", r.drops},
           {"ecn_marks", r.marks},
           {"trimmed", r.trims},
+          {"rx_beats", r.rx_beats},
+          {"rx_port_backlog", {{"end", r.rx_backlog}, {"max", r.rx_backlog_max}}},
           {"per_flow_acked", {{"min", r.acked_spread.min}, {"median", r.acked_spread.median}, {"max", r.acked_spread.max}}},
           {"jain", r.jain},
           {"check_errors", r.errors},
