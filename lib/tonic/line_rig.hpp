@@ -110,20 +110,25 @@ class LineRig {
   uint64_t rx_beats() const { return rx_beats_; }
   const SwitchQueue& queue() const { return q_; }
   uint64_t stat(DdStat s) { return h_.dut().stats_o[static_cast<int>(s)]; }
-  /// Per retransmission that follows a loss signal of its flow (a
-  /// duplicate ACK, SACK or NACK) with no other retransmission or timeout
-  /// of the flow between: cycles from the latest such rx beat entering to
-  /// the retransmission leaving. With flows interleaved (line rate) that
-  /// beat is the trigger and the figure the sender's pipeline latency;
-  /// under bursts of retransmissions (go-back-N) a burst's next segment can
-  /// follow a later beat more closely.
+  /// Ack-to-retransmit latency, per retransmission whose trigger is
+  /// unambiguous: cycles from the latest rx beat of its flow (an ACK, SACK
+  /// or NACK; a timeout in between disqualifies) to the retransmission
+  /// leaving, counted for the first retransmission after that beat, when
+  /// the beat came at least kQuiet cycles after the flow's previous beat
+  /// and its previous retransmission, and at least one cycle before the
+  /// retransmission. Retransmissions
+  /// inside bursts of beats (a congested flow's duplicate ACKs, go-back-N)
+  /// are left out rather than credited to the wrong beat.
+  static constexpr uint64_t kQuiet = 64;
   const std::vector<uint64_t>& ack_to_rtx() const { return lat_; }
   /// Per flow: segments cumulatively acked, sent, retransmitted, timeouts.
   struct Flow {
     bool added = false;
     uint32_t posted = 0, snd_max = 0, acked = 0;
     uint64_t sent = 0, rtx = 0, timeouts = 0;
-    uint64_t loss_at = 0;  // cycle + 1 of the latest loss signal with no retransmission since (0: none)
+    uint64_t beat_at = 0, prev_beat_at = 0;  // cycle + 1 of the latest rx beat and of the one before (0: none)
+    bool beat_answered = true;                // a retransmission or timeout came after the latest beat
+    uint64_t rtx_at = 0;                      // cycle + 1 of the latest retransmission (0: none)
   };
   const std::vector<Flow>& flows() const { return fl_; }
   const std::vector<LineSeg>& segs() const { return segs_log_; }
@@ -204,9 +209,11 @@ class LineRig {
         Flow& t = fl_[r.flow];
         const bool cum = r.type == RxType::kAck || r.type == RxType::kSack || r.type == RxType::kNack;
         const bool advances = cum && seq_lt(t.acked, r.cum_ack) && !seq_lt(t.snd_max, r.cum_ack);
-        // A loss signal: a NACK, a SACK, or an ACK that does not advance.
-        const bool loss = r.type == RxType::kNack || r.type == RxType::kSack || (r.type == RxType::kAck && !advances);
-        if (loss) t.loss_at = c + 1;
+        if (r.type == RxType::kAck || r.type == RxType::kSack || r.type == RxType::kNack) {
+          t.prev_beat_at = t.beat_at;
+          t.beat_at = c + 1;
+          t.beat_answered = false;
+        }
         if (advances) t.acked = r.cum_ack;
       }
       rx_q_.pop_front();
@@ -236,7 +243,7 @@ class LineRig {
     const SysTrace per = sys_trace(d.trace_per_o);
     if (per.valid && per.flow < kFlows && per.timeout) {
       ++fl_[per.flow].timeouts;
-      fl_[per.flow].loss_at = 0;  // what follows answers the timer, not an ack
+      fl_[per.flow].beat_answered = true;  // what follows answers the timer, not an ack
     }
     sample(c, per);
     sample(c, sys_trace(d.trace_in_o));
@@ -270,8 +277,11 @@ class LineRig {
       if (!seq_lt(idx, t.snd_max)) return bad("retransmission of a segment never sent");
       ++rtx_;
       ++t.rtx;
-      if (t.loss_at) lat_.push_back(c + 1 - t.loss_at);
-      t.loss_at = 0;
+      const bool quiet = (t.prev_beat_at == 0 || t.beat_at - t.prev_beat_at >= kQuiet) &&
+                         (t.rtx_at == 0 || t.beat_at >= t.rtx_at + kQuiet);
+      if (!t.beat_answered && t.beat_at && c + 1 > t.beat_at && quiet) lat_.push_back(c + 1 - t.beat_at);
+      t.beat_answered = true;
+      t.rtx_at = c + 1;
     }
     if (len != cfg_.seg_bytes) return bad("length " + std::to_string(len) + ", the flow's is " + std::to_string(cfg_.seg_bytes));
     ++t.sent;

@@ -785,8 +785,8 @@ int run_suite(const Options& o) {
   }
   for (const SuiteRow& r : rows)
     if (r.errors) fmt::print("  {} {}: {} check(s) failed, first: {}\n", r.protocol, r.network, r.errors, r.first_error);
-  fmt::print("\nack->rtx: median cycles from the latest loss signal of a flow (duplicate ACK, SACK, NACK) to its next "
-             "retransmission leaving (none for timeouts); goodput: cumulatively acked segments x {} B at 100 MHz; RTOs: the "
+  fmt::print("\nack->rtx: median cycles from the rx beat (ACK, SACK, NACK) that triggered a retransmission to the "
+             "retransmission leaving, over the retransmissions whose trigger is unambiguous (lib/tonic/line_rig.hpp); goodput: cumulatively acked segments x {} B at 100 MHz; RTOs: the "
              "DUT's timeouts; per-flow acked: segments; the go-back-0 host restart is not modelled (a RoCE receiver, as in the "
              "soak rig).\n",
              kSegSize);
