@@ -298,6 +298,42 @@ Spread spread(std::vector<uint64_t> v) {
   return s;
 }
 
+/// The TCP receivers' settings of a detailed run.
+template <class Model>
+RxConfig rx_config(const Options& o) {
+  RxConfig rc;
+  rc.window = TonicParams<Model>::kWindow;
+  rc.delayed_ack = o.delayed_ack;
+  rc.sack = o.sack_receiver();
+  return rc;
+}
+
+/// The drops and the saturated flows of a detailed run.
+template <class Model>
+void populate(TonicTb<Model>& tb, const Options& o) {
+  DropModel& drops = tb.link().drops();
+  if (o.loss > 0.0) drops.bernoulli(o.loss, o.seed * 0x9E3779B97F4A7C15ull + 0x5EED);
+  for (const DropEntry& e : o.drops) drops.drop_at(e.flow, e.seg, e.tx);
+  for (uint32_t f = 0; f < o.flows; ++f) tb.add_flow(f, 0, kSegSize, kPosted);
+}
+
+/// The flow to sample when --sample-flow is not given: the run is
+/// deterministic (seeded drops and DMA sink), so a first pass without
+/// outputs finds the flow with the most retransmissions (the first such;
+/// 0 if no flow retransmits), whose cwnd then shows the losses.
+template <class Model>
+uint32_t lossy_flow(const Options& o) {
+  LinkConfig lc;
+  lc.delay = o.rtt / 2;
+  TonicTb<Model> tb(lc, rx_config<Model>(o), o.seed);
+  populate(tb, o);
+  for (uint64_t i = 0; i < o.cycles && tb.errors() == 0; ++i) tb.step();
+  uint32_t best = 0;
+  for (uint32_t f = 0; f < o.flows; ++f)
+    if (tb.flow(f).rtx > tb.flow(best).rtx) best = f;
+  return best;
+}
+
 template <class Model>
 int run_scenario(const Options& o, const ModelInfo& mi) {
   using P = TonicParams<Model>;
@@ -320,15 +356,10 @@ int run_scenario(const Options& o, const ModelInfo& mi) {
 
   LinkConfig lc;
   lc.delay = o.rtt / 2;
-  RxConfig rc;
-  rc.window = P::kWindow;
-  rc.delayed_ack = o.delayed_ack;
-  rc.sack = o.sack_receiver();
+  const RxConfig rc = rx_config<Model>(o);
   TonicTb<Model> tb(lc, rc, o.seed);
+  populate(tb, o);
   DropModel& drops = tb.link().drops();
-  if (o.loss > 0.0) drops.bernoulli(o.loss, o.seed * 0x9E3779B97F4A7C15ull + 0x5EED);
-  for (const DropEntry& e : o.drops) drops.drop_at(e.flow, e.seg, e.tx);
-  for (uint32_t f = 0; f < o.flows; ++f) tb.add_flow(f, 0, kSegSize, kPosted);
 
   const std::string scenario = fmt::format(
       "{} flows, RTT {} cycles ({:.2f} us at 100 MHz), loss {:g} %, {} listed drop(s), {} acks{}, seed {}",
@@ -809,18 +840,30 @@ int run_suite(const Options& o) {
 #endif  // !TONIC_RUN_TRACE
 
 using RunFn = int (*)(const Options&, const ModelInfo&);
+using PilotFn = uint32_t (*)(const Options&);
 
-RunFn runner_for(const std::string& name) {
+/// The detailed run of a build and its first pass (lossy_flow).
+struct Runner {
+  RunFn run = nullptr;
+  PilotFn pilot = nullptr;
+};
+
+template <class Model>
+Runner runner() {
+  return {run_scenario<Model>, lossy_flow<Model>};
+}
+
+Runner runner_for(const std::string& name) {
 #if TONIC_RUN_TRACE
-  if (name == kTracedModel) return run_scenario<Vtonic_newreno_1024x128_trace>;
+  if (name == kTracedModel) return runner<Vtonic_newreno_1024x128_trace>();
 #else
-  if (name == "tonic_reno_1024x128") return run_scenario<Vtonic_reno_1024x128>;
-  if (name == "tonic_newreno_1024x128") return run_scenario<Vtonic_newreno_1024x128>;
-  if (name == "tonic_sack_1024x128") return run_scenario<Vtonic_sack_1024x128>;
-  if (name == "tonic_newreno_2048x256") return run_scenario<Vtonic_newreno_2048x256>;
-  if (name == "tonic_newreno_4096x256") return run_scenario<Vtonic_newreno_4096x256>;
+  if (name == "tonic_reno_1024x128") return runner<Vtonic_reno_1024x128>();
+  if (name == "tonic_newreno_1024x128") return runner<Vtonic_newreno_1024x128>();
+  if (name == "tonic_sack_1024x128") return runner<Vtonic_sack_1024x128>();
+  if (name == "tonic_newreno_2048x256") return runner<Vtonic_newreno_2048x256>();
+  if (name == "tonic_newreno_4096x256") return runner<Vtonic_newreno_4096x256>();
 #endif
-  return nullptr;
+  return {};
 }
 
 int usage_error(const std::string& msg) {
@@ -890,7 +933,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-sack-receiver", o.sack_rx_off, "receivers send no SACK")->excludes(sack_on);
   app.add_option("--seed", o.seed, "random seed (drops, DMA sink)")->capture_default_str();
   app.add_option("--out", o.out, "output directory")->capture_default_str();
-  app.add_option("--sample-flow", o.sample, "flow traced in cwnd.csv / tx.csv / the plot")->capture_default_str();
+  app.add_option("--sample-flow", o.sample,
+                 "flow traced in cwnd.csv / tx.csv / the plot (default: the flow with the most retransmissions, found "
+                 "by a first pass of the same deterministic run)");
   app.add_option("--trace", o.trace,
                  "FST waveform of the run (slow; only newreno 1024x128: --protocol newreno, --flows <= 1024, "
                  "no --window 256; runs tonic-run-trace)");
@@ -971,10 +1016,14 @@ int main(int argc, char** argv) {
   }
 #endif
 
-  const RunFn fn = runner_for(mi->name);
-  if (!fn) return usage_error(fmt::format("{} is not in this executable", mi->name));
+  const Runner fn = runner_for(mi->name);
+  if (!fn.run) return usage_error(fmt::format("{} is not in this executable", mi->name));
   try {
-    return fn(o, *mi);
+    if (!o.sample_given) {
+      if (!o.quiet) fmt::print(stderr, "tonic-run: a first pass picks the sampled flow (--sample-flow to skip it)\n");
+      o.sample = fn.pilot(o);
+    }
+    return fn.run(o, *mi);
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
