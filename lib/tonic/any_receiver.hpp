@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // AnyReceiver: the receiver model a protocol pairs with (its registry
-// receiver mode: TCP with or without SACK, RoCE, IRN, NDP; the models of
-// tb/common/ref), behind one interface that turns arriving segments into rx
+// receiver mode: TCP with or without SACK, RoCE (go-back-N, or on request
+// the go-back-0 responder), IRN, NDP; the models of tb/common/ref), behind
+// one interface that turns arriving segments into rx
 // beats for tonic_top. Shared by the soak rig (tb/unit/soak) and tonic-run
 // (sim/run), so neither restates which model answers which protocol.
 #pragma once
@@ -10,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/ref/gb0_receiver.hpp"
 #include "common/ref/irn_receiver.hpp"
 #include "common/ref/ndp_receiver.hpp"
 #include "common/ref/roce_receiver.hpp"
@@ -25,6 +27,7 @@ struct AnyReceiverOptions {
   bool delayed_ack = false;  // TCP: ack every 2nd in-order segment
   int sack = -1;             // TCP: -1 per the receiver mode (tcp_sack), 0 off, 1 on
   uint64_t pull_gap = 0;     // NDP: cycles between two pulls (0: the model's default)
+  uint32_t go_back_0 = 0;    // RoCE: > 0 the go-back-0 responder with messages of this many segments
 };
 
 /// The protocol's receiver model behind one interface. Flow keys are the
@@ -42,8 +45,16 @@ class AnyReceiver {
         tcp_ = std::make_unique<TcpReceiver>(c);
         break;
       }
-      case registry::Receiver::kRoce:  // go-back-0 (host_restart) only changes what the host posts
-        roce_ = std::make_unique<RoceReceiver>();
+      case registry::Receiver::kRoce:
+        // go-back-0 (host_restart): the responder that discards a message's
+        // progress on a gap; otherwise go-back-N.
+        if (o.go_back_0) {
+          Gb0RxConfig g;
+          g.msg_segments = o.go_back_0;
+          gb0_ = std::make_unique<Gb0Receiver>(g);
+        } else {
+          roce_ = std::make_unique<RoceReceiver>();
+        }
         break;
       case registry::Receiver::kIrn: {
         IrnRxConfig c;
@@ -62,7 +73,7 @@ class AnyReceiver {
   }
   /// The receiver of protocol p with window W and its defaults.
   AnyReceiver(registry::ProtocolId p, uint32_t window)
-      : AnyReceiver(registry::get(p).receiver, AnyReceiverOptions{window, false, -1, 0}) {}
+      : AnyReceiver(registry::get(p).receiver, AnyReceiverOptions{window, false, -1, 0, 0}) {}
 
   registry::Receiver mode() const { return mode_; }
   /// TCP: whether acks carry SACK blocks.
@@ -72,6 +83,7 @@ class AnyReceiver {
   void open(uint32_t key, uint32_t first) {
     if (tcp_) tcp_->open(key, first);
     if (roce_) roce_->open(key, first);
+    if (gb0_) gb0_->open(key, first);
     if (irn_) irn_->open(key, first);
     if (ndp_) ndp_->open(key, first, 0);
   }
@@ -79,6 +91,7 @@ class AnyReceiver {
   void segment(uint64_t c, uint32_t key, uint32_t idx, bool ce, bool trimmed) {
     if (tcp_) tcp_->segment(c, key, idx);
     if (roce_) roce_->segment(c, key, idx, ce);
+    if (gb0_) gb0_->segment(c, key, idx);
     if (irn_) irn_->segment(c, key, idx, ce);
     if (ndp_) ndp_->segment(c, key, idx, trimmed);
   }
@@ -92,6 +105,10 @@ class AnyReceiver {
     if (roce_) {
       roce_->advance(c);
       out = roce_->take_acks();
+    }
+    if (gb0_) {
+      gb0_->advance(c);
+      out = gb0_->take_acks();
     }
     if (irn_) {
       irn_->advance(c);
@@ -107,6 +124,7 @@ class AnyReceiver {
   registry::Receiver mode_;
   std::unique_ptr<TcpReceiver> tcp_;
   std::unique_ptr<RoceReceiver> roce_;
+  std::unique_ptr<Gb0Receiver> gb0_;
   std::unique_ptr<IrnReceiver> irn_;
   std::unique_ptr<NdpReceiver> ndp_;
 };

@@ -5,16 +5,21 @@
 // of data segments and an optional bottleneck switch queue (SwitchQueue:
 // drained at a fixed rate, drop-tail, ECN marking and NDP trimming by the
 // protocol's credit scheme). The receiver's events (ACK, SACK, NACK, CNP,
-// PULL) come back as rx beats, one per cycle. Used by tonic-run (sim/run).
+// PULL) come back as rx beats, one per cycle. A go-back-0 protocol
+// (host_restart) meets the go-back-0 responder, and its host restarts the
+// message a NACK names (REMOVE, ADD at the message start, POST). Used by
+// tonic-run (sim/run).
 //
 // Checks of every segment address that leaves (a failed one is counted and
 // the first kept): the flow was added, the index lies in the posted data, a
 // new segment is exactly the next never-sent index and inside the largest
 // window (below the highest cumulative ack delivered + Window), a
 // retransmission is of an index sent before, the length is the flow's
-// segment size; cr_enq_drop_o stays 0; the DUT's bad-input counters stay 0
+// segment size; after a go-back-0 REMOVE at most RingN addresses of the old
+// incarnation; cr_enq_drop_o stays 0; the DUT's bad-input counters stay 0
 // (except rx_stale_ack, which old acks of a lossy network legitimately
-// raise).
+// raise, and with go-back-0 rx_unknown_flow, rx_bad_ack and
+// ctrl_remove_unacked, which the restarts raise).
 #pragma once
 
 #include <algorithm>
@@ -56,6 +61,7 @@ struct LineConfig {
   uint64_t seed = 1;
   AnyReceiverOptions rx;
   uint64_t pull_gap = 0;          // NDP receiver: cycles between pulls (0: its default)
+  uint32_t msg_segments = 64;     // go-back-0 (host_restart): segments per message, the restart granularity
   Bottleneck bottleneck;
 };
 
@@ -80,7 +86,7 @@ template <class Model, uint32_t kFlows, uint32_t kW>
 class LineRig {
  public:
   LineRig(registry::ProtocolId p, const LineConfig& c)
-      : proto_(registry::get(p)), cfg_(c), rx_(proto_.receiver, rx_options(c)), rng_(c.seed),
+      : proto_(registry::get(p)), cfg_(c), rx_(proto_.receiver, rx_options(c, proto_.host_restart)), rng_(c.seed),
         q_(switch_config(c)), fl_(kFlows) {
     reset_and_wait_init(h_, kFlows + 64, "LineRig");
     for (uint32_t f = 0; f < c.flows; ++f) {
@@ -103,6 +109,8 @@ class LineRig {
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
   uint64_t dropped() const { return lost_ + q_.drops(); }
+  /// Go-back-0 message restarts by the host.
+  uint64_t restarts() const { return restarts_; }
   /// rx beats that reached the sender but wait for the rx port (one per cycle), now and at most.
   uint64_t rx_backlog() const { return rx_q_.size(); }
   uint64_t rx_backlog_max() const { return rx_q_max_; }
@@ -129,6 +137,12 @@ class LineRig {
     uint64_t beat_at = 0, prev_beat_at = 0;  // cycle + 1 of the latest rx beat and of the one before (0: none)
     bool beat_answered = true;                // a retransmission or timeout came after the latest beat
     uint64_t rtx_at = 0;                      // cycle + 1 of the latest retransmission (0: none)
+    // Go-back-0: the host's restart (REMOVE, ADD at the message start, POST) in progress.
+    bool restart_pending = false;
+    bool pending_add = false;  // re-ADDed; addresses of the old incarnation may still leave until the first new one
+    uint32_t pending_seq = 0, old_acked = 0;
+    uint32_t drained = 0;      // addresses out between the REMOVE and the ADD
+    uint64_t restarts = 0;
   };
   const std::vector<Flow>& flows() const { return fl_; }
   const std::vector<LineSeg>& segs() const { return segs_log_; }
@@ -146,11 +160,13 @@ class LineRig {
 
  private:
   static constexpr uint32_t kPosted = 1u << 30;  // segments posted per flow: saturated
+  static constexpr uint32_t kRing = 16;          // RingN: addresses of a flow between generation and output
 
-  static AnyReceiverOptions rx_options(const LineConfig& c) {
+  static AnyReceiverOptions rx_options(const LineConfig& c, bool host_restart) {
     AnyReceiverOptions o = c.rx;
     o.window = kW;
     o.pull_gap = c.pull_gap;
+    if (host_restart) o.go_back_0 = c.msg_segments;
     return o;
   }
   static SwitchConfig switch_config(const LineConfig& c) {
@@ -215,6 +231,18 @@ class LineRig {
           t.beat_answered = false;
         }
         if (advances) t.acked = r.cum_ack;
+        // Go-back-0: a NACK restarts the message it names (one restart at a
+        // time per flow), as tonic-netsim's host driver does.
+        if (proto_.host_restart && r.type == RxType::kNack && !t.restart_pending && !t.pending_add) {
+          const uint32_t m = cfg_.msg_segments;
+          const uint32_t msg_start = r.cum_ack / m * m;
+          ctrl_.push_back({CtrlOp::kRemove, r.flow, 0, 0});
+          ctrl_.push_back({CtrlOp::kAdd, r.flow, msg_start, cfg_.seg_bytes});
+          ctrl_.push_back({CtrlOp::kPost, r.flow, kPosted, cfg_.seg_bytes});
+          t.restart_pending = true;
+          ++t.restarts;
+          ++restarts_;
+        }
       }
       rx_q_.pop_front();
       ++rx_beats_;
@@ -229,13 +257,23 @@ class LineRig {
 
   void apply(const CtrlCmd& k) {
     Flow& t = fl_[k.flow];
-    if (k.op == CtrlOp::kAdd) {
+    if (k.op == CtrlOp::kAdd && t.restart_pending) {  // go-back-0: the message again, same receiver flow
+      t.added = true;
+      t.pending_add = true;
+      t.pending_seq = k.seq;
+      t.acked = k.seq;
+    } else if (k.op == CtrlOp::kAdd) {
       t = Flow{};
       t.added = true;
       t.posted = t.snd_max = t.acked = k.seq;
       rx_.open(k.flow, k.seq);
     } else if (k.op == CtrlOp::kPost) {
       t.posted = k.seq;
+      t.restart_pending = false;
+    } else if (k.op == CtrlOp::kRemove) {
+      t.added = false;
+      t.drained = 0;
+      t.old_acked = t.acked;
     }
   }
 
@@ -267,11 +305,22 @@ class LineRig {
     auto bad = [&](const std::string& why) {
       fail(c, "flow " + std::to_string(f) + " idx " + std::to_string(idx) + (rtx ? " (rtx)" : "") + ": " + why);
     };
-    if (!t.added) return bad("flow not added");
+    if (!t.added) {
+      // Go-back-0: after the REMOVE, at most RingN addresses of the old
+      // incarnation may still leave (the CR ring drains).
+      if (!proto_.host_restart || !t.restart_pending) return bad("flow not added");
+      if (++t.drained > kRing) return bad("more than RingN addresses after a REMOVE");
+    }
     if (!seq_lt(idx, t.posted)) return bad("beyond the posted data");
+    if (t.added && t.pending_add && !rtx && idx == t.pending_seq) {  // the re-ADDed incarnation's first segment
+      t.pending_add = false;
+      t.snd_max = idx;
+    }
+    // The largest window: from the highest cumulative ack of the incarnation sending.
+    const uint32_t base = t.pending_add || !t.added ? t.old_acked : t.acked;
     if (!rtx) {
       if (idx != t.snd_max) return bad("new segment is not the next one (" + std::to_string(t.snd_max) + ")");
-      if (!seq_lt(idx, t.acked + kW)) return bad("outside the largest window");
+      if (t.added && !seq_lt(idx, base + kW)) return bad("outside the largest window");
       t.snd_max = idx + 1;
     } else {
       if (!seq_lt(idx, t.snd_max)) return bad("retransmission of a segment never sent");
@@ -307,7 +356,12 @@ class LineRig {
     int i = 0;
     for (const auto& [name, s] : kDdBadInputStats) {
       const uint64_t v = stat(s) - bad0_[i++];
-      if (v && s != DdStat::kRxStaleAck) fail(h_.cycle(), std::string("DUT bad-input counter ") + name + " = " + std::to_string(v));
+      // Go-back-0's REMOVE of a flow with data in flight makes its acks
+      // unknown or beyond what the new incarnation sent, legitimately.
+      const bool restart_noise = proto_.host_restart && (s == DdStat::kRxUnknownFlow || s == DdStat::kRxBadAck ||
+                                                         s == DdStat::kCtrlRemoveUnacked);
+      if (v && s != DdStat::kRxStaleAck && !restart_noise)
+        fail(h_.cycle(), std::string("DUT bad-input counter ") + name + " = " + std::to_string(v));
     }
   }
 
@@ -331,7 +385,7 @@ class LineRig {
   std::vector<LineSeg> segs_log_;
   std::vector<LineSample> samples_;
   std::vector<uint64_t> bad0_;
-  uint64_t cycles_ = 0, segs_ = 0, rtx_ = 0, lost_ = 0, errors_ = 0, rx_beats_ = 0, rx_q_max_ = 0;
+  uint64_t cycles_ = 0, segs_ = 0, rtx_ = 0, lost_ = 0, errors_ = 0, rx_beats_ = 0, rx_q_max_ = 0, restarts_ = 0;
   std::string first_error_;
 };
 

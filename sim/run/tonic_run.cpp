@@ -575,6 +575,8 @@ struct SuiteRow {
   std::string protocol, credit, network, model;
   uint64_t cycles = 0, segments = 0, rtx = 0, timeouts = 0, acked = 0, drops = 0, marks = 0, trims = 0;
   uint64_t rx_beats = 0, rx_backlog = 0, rx_backlog_max = 0;
+  bool host_restart = false;
+  uint64_t restarts = 0;  // go-back-0 message restarts by the host
   double spc = 0, goodput_gbps = 0, jain = 0, wall = 0;
   Spread acked_spread;
   std::vector<uint64_t> lat;  // ack-to-retransmit latencies (cycles)
@@ -708,6 +710,8 @@ SuiteRow suite_run(registry::ProtocolId p, bool bottleneck, const Options& o) {
     r.drops = rig.dropped();
     r.marks = rig.queue().marks();
     r.trims = rig.queue().trims();
+    r.host_restart = proto.host_restart;
+    r.restarts = rig.restarts();
     r.rx_beats = rig.rx_beats();
     r.rx_backlog = rig.rx_backlog();
     r.rx_backlog_max = rig.rx_backlog_max();
@@ -764,6 +768,7 @@ nlohmann::json to_json(const SuiteRow& r) {
           {"ecn_marks", r.marks},
           {"trimmed", r.trims},
           {"rx_beats", r.rx_beats},
+          {"host_restarts", r.restarts},
           {"rx_port_backlog", {{"end", r.rx_backlog}, {"max", r.rx_backlog_max}}},
           {"per_flow_acked", {{"min", r.acked_spread.min}, {"median", r.acked_spread.median}, {"max", r.acked_spread.max}}},
           {"jain", r.jain},
@@ -815,11 +820,15 @@ int run_suite(const Options& o) {
     bad = bad || r.errors;
   }
   for (const SuiteRow& r : rows)
+    if (r.host_restart)
+      fmt::print("  {} {}: {} go-back-0 message restarts by the host (messages of {} segments)\n", r.protocol, r.network,
+                 r.restarts, LineConfig{}.msg_segments);
+  for (const SuiteRow& r : rows)
     if (r.errors) fmt::print("  {} {}: {} check(s) failed, first: {}\n", r.protocol, r.network, r.errors, r.first_error);
   fmt::print("\nack->rtx: median cycles from the rx beat (ACK, SACK, NACK) that triggered a retransmission to the "
              "retransmission leaving, over the retransmissions whose trigger is unambiguous (lib/tonic/line_rig.hpp); goodput: cumulatively acked segments x {} B at 100 MHz; RTOs: the "
-             "DUT's timeouts; per-flow acked: segments; the go-back-0 host restart is not modelled (a RoCE receiver, as in the "
-             "soak rig).\n",
+             "DUT's timeouts; per-flow acked: segments; go-back-0 (host_restart): the host restarts a message on a NACK, against the "
+             "go-back-0 responder (tb/common/ref/gb0_receiver.hpp).\n",
              kSegSize);
 
   nlohmann::json j;
