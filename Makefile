@@ -12,7 +12,7 @@ CTEST_ARGS ?=
 all: build
 
 help:
-	@echo "make run             build the sender model and run the main job (tonic-run; ARGS=\"--help\")"
+	@echo "make run             build the sender models and run the main job: every protocol (tonic-run; PROTOCOL=<name>, ARGS=\"--help\")"
 	@echo "make demo            build everything and run the rtl/common cells demonstration"
 	@echo "make test            lint + build + every CTest test but the long ones (label regress): the CI gate"
 	@echo "make regress         everything long: the regress-labelled tests, soak, fuzz, proofs, netlist,"
@@ -48,9 +48,9 @@ configure: setup
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job: tonic-run (sim/run/), default protocol newreno; options via
-# ARGS, e.g. make run ARGS="--protocol sack --flows 256 --loss 0.01".
-# PROTOCOL=<name> selects the protocol by name (tonic-run --protocol).
+# The main job: tonic-run (sim/run/), by default every protocol of the
+# registry (the suite); options via ARGS, e.g. make run ARGS="--cycles 500000".
+# PROTOCOL=<name> selects one protocol by name (tonic-run --protocol).
 run: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target tonic-run
 	@$(BUILD)/sim/run/tonic-run $(if $(PROTOCOL),--protocol $(PROTOCOL)) $(ARGS)

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "common/ref/rx_engine_ref.hpp"  // RxCtl
+#include "tonic/rx_types.hpp"  // RxCtl
 #include "tonic/rng.hpp"
 
 namespace tonic::netsim {

@@ -44,11 +44,12 @@
 namespace tonic::netsim {
 
 /// What a protocol's user state holds that the traces want (bit offsets in
-/// the user field of dd_trace_t; -1: absent).
+/// the user field of dd_trace_t, from the protocol registry's probes; -1:
+/// absent).
 struct ProtoProbe {
   int ss_lo = -1, ss_w = 0;   // ssthresh (segments; all ones = not set)
   int rec_bit = -1;           // in (fast) recovery
-  int dup_lo = -1, dup_w = 0; // duplicate-ack count (reno: fast retransmit when it reaches 3)
+  int dup_lo = -1, dup_w = 0; // duplicate-ack count (no recovery flag: fast retransmit when it reaches 3)
   int rate_lo = -1, rate_w = 0;  // rate Rc (RU)
   bool window = false;        // the window scheme (cwnd on probe_wnd_o)
 };

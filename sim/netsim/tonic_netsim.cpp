@@ -3,7 +3,7 @@
 // SystemC modules) in a SystemC network — hosts, links, an output-queued
 // switch — driven by a scenario file (docs/netsim.md):
 //
-//   tonic-netsim --config sim/netsim/configs/newreno_single.json --out DIR
+//   tonic-netsim --config sim/netsim/configs/<scenario>.json --out DIR
 //                [--drops=5,37,38] [--drop-every=K] [--loss=p --seed=s]
 //                [--trace-flow=N] [--duration-us=T] [--quiet]
 //
@@ -30,15 +30,6 @@
 #include <nlohmann/json.hpp>
 
 #include "Vrx_1024x128.h"
-#include "Vtonic_irn_1024x128.h"
-#include "Vtonic_ndp_1024x128.h"
-#include "Vtonic_newreno_1024x128.h"
-#include "Vtonic_newreno_1024x128_rto200ms.h"
-#include "Vtonic_reno_1024x128.h"
-#include "Vtonic_rocev2_dcqcn_1024x128.h"
-#include "Vtonic_rocev2_dcqcn_1024x128_40g.h"
-#include "Vtonic_rocev2_gb0_1024x128.h"
-#include "Vtonic_sack_1024x128.h"
 #include "config.hpp"
 #include "net.hpp"
 #include "nic.hpp"
@@ -46,23 +37,31 @@
 #include "sim/common/drop_rule.hpp"
 #include "sim/common/progress.hpp"
 #include "sim/common/run_output.hpp"
+#include "tonic/net_models.hpp"
+#include "tonic/protocol_registry.hpp"
 
 using namespace tonic;
 using namespace tonic::netsim;
 
 namespace {
 
-constexpr uint32_t kFlowCount = 1024;  // every build here is 1024 flows x 128 segments
-constexpr uint32_t kWindow = 128;
-constexpr uint32_t kInitWnd = 10;      // the window protocols' InitWnd
+namespace registry = tonic::registry;
+
 constexpr uint64_t kAckDelayCycles = 2000;  // rx_1024x128 AckDelay
 
-/// A sender build: protocol, Verilated model and what the scenario must agree with.
+/// A sender build: protocol, Verilated model and what the scenario must
+/// agree with. Every entry but the window-mode sender comes from the
+/// protocol registry (tonic/protocol_registry.hpp, generated from
+/// protocols/*/): a new protocol folder's network builds appear here with
+/// no edit.
 struct Build {
-  const char* protocol;
-  const char* model;
+  std::string protocol;
+  std::string model;
   RxMode mode;
-  bool gb0 = false;
+  bool rx_sack = false;       // the TCP receiver sends SACK blocks (receiver tcp_sack)
+  bool host_restart = false;  // go-back-0: the host re-posts a message after a NACK or timeout
+  uint32_t flows = 0, window = 0;
+  uint64_t init_wnd = 0;      // window protocols: InitWnd
   uint64_t rto_cycles = 0;    // window protocols: RtoInit
   uint64_t line_ru = 0;       // rate protocols: line rate C / RateInit (RU = bytes per 2^20 cycles)
   ProtoProbe probe;
@@ -74,49 +73,73 @@ SenderNicBase* make_sender(const char* n, const SenderConfig& c, Link* l) {
   return new SenderNic<M>(n, c, l);
 }
 
-ProtoProbe window_probe(int ss_lo, int rec_bit, int dup_lo) {
-  ProtoProbe p;
-  p.window = true;
-  p.ss_lo = ss_lo;
-  p.ss_w = 9;
-  p.rec_bit = rec_bit;
-  if (dup_lo >= 0) {
-    p.dup_lo = dup_lo;
-    p.dup_w = 2;
+/// The receiver engine mode that answers a protocol's receiver.
+RxMode rx_mode(registry::Receiver r) {
+  switch (r) {
+    case registry::Receiver::kTcp:
+    case registry::Receiver::kTcpSack: return RxMode::kTcp;
+    case registry::Receiver::kRoce: return RxMode::kRoce;
+    case registry::Receiver::kIrn: return RxMode::kIrn;
+    case registry::Receiver::kNdp: return RxMode::kNdp;
   }
-  return p;
-}
-ProtoProbe rate_probe() {
-  ProtoProbe p;
-  p.rate_lo = 100;  // dcqcn user_t: rc [126:100]
-  p.rate_w = 27;
-  return p;
+  throw std::logic_error("rx_mode: unknown receiver");
 }
 
+/// The trace probes of a protocol: its user_t fields by role (protocol.json "probes").
+ProtoProbe probe_of(const registry::Protocol& p) {
+  ProtoProbe q;
+  q.window = p.credit == registry::Credit::kWindow;
+  if (p.ssthresh.present()) {
+    q.ss_lo = p.ssthresh.lsb;
+    q.ss_w = p.ssthresh.width;
+  }
+  if (p.in_recovery.present()) q.rec_bit = p.in_recovery.lsb;
+  if (p.dup_acks.present()) {
+    q.dup_lo = p.dup_acks.lsb;
+    q.dup_w = p.dup_acks.width;
+  }
+  if (p.rate.present()) {
+    q.rate_lo = p.rate.lsb;
+    q.rate_w = p.rate.width;
+  }
+  return q;
+}
+
+/// The network builds of every protocol (kBuilds with network set), then
+/// the window-mode sender.
 std::vector<Build> builds() {
-  ProtoProbe irn;
-  irn.rec_bit = 17;  // irn user_t: in_rec [17]
-  return {
-      {"newreno", "tonic_newreno_1024x128", RxMode::kTcp, false, 20000, 0, window_probe(17, 28, -1),
-       make_sender<Vtonic_newreno_1024x128>},
-      {"newreno", "tonic_newreno_1024x128_rto200ms", RxMode::kTcp, false, 2000000, 0, window_probe(17, 28, -1),
-       make_sender<Vtonic_newreno_1024x128_rto200ms>},
-      {"reno", "tonic_reno_1024x128", RxMode::kTcp, false, 20000, 0, window_probe(9, -1, 18),
-       make_sender<Vtonic_reno_1024x128>},
-      {"sack", "tonic_sack_1024x128", RxMode::kTcp, false, 20000, 0, window_probe(51, 61, -1),
-       make_sender<Vtonic_sack_1024x128>},
-      {"rocev2_dcqcn", "tonic_rocev2_dcqcn_1024x128", RxMode::kRoce, false, 0, 131072000, rate_probe(),
-       make_sender<Vtonic_rocev2_dcqcn_1024x128>},
-      {"rocev2_dcqcn", "tonic_rocev2_dcqcn_1024x128_40g", RxMode::kRoce, false, 0, 52428800, rate_probe(),
-       make_sender<Vtonic_rocev2_dcqcn_1024x128_40g>},
-      {"rocev2_gb0", "tonic_rocev2_gb0_1024x128", RxMode::kRoce, true, 0, 131072000, rate_probe(),
-       make_sender<Vtonic_rocev2_gb0_1024x128>},
-      {"irn", "tonic_irn_1024x128", RxMode::kIrn, false, 0, 131072000, irn, make_sender<Vtonic_irn_1024x128>},
-      {"ndp", "tonic_ndp_1024x128", RxMode::kNdp, false, 0, 0, ProtoProbe{}, make_sender<Vtonic_ndp_1024x128>},
-      // Window mode: no Tonic protocol drives it; the window-mode sender model does.
-      {"window_mode", "window_mode::Sender (C++ model)", RxMode::kWindow, false, 0, 0, ProtoProbe{},
-       [](const char* n, const SenderConfig& c, Link* l) -> SenderNicBase* { return new WindowModeSenderNic(n, c, l); }},
-  };
+  std::vector<Build> all;
+  for (const registry::Build& rb : registry::kBuilds) {
+    if (!rb.network) continue;
+    const registry::Protocol& p = registry::kProtocols[static_cast<int>(rb.protocol)];
+    Build b;
+    b.protocol = p.name;
+    b.model = rb.config;
+    b.mode = rx_mode(p.receiver);
+    b.rx_sack = p.receiver == registry::Receiver::kTcpSack;
+    b.host_restart = p.host_restart;
+    b.flows = rb.flows;
+    b.window = rb.window;
+    b.init_wnd = rb.init_wnd;
+    if (p.credit == registry::Credit::kWindow) b.rto_cycles = rb.rto_init;
+    if (p.credit == registry::Credit::kRate) b.line_ru = rb.rate_init;
+    b.probe = probe_of(p);
+    b.make = registry::with_net_model(rb.config, [](auto tag) {
+      return std::function<SenderNicBase*(const char*, const SenderConfig&, Link*)>(
+          make_sender<typename decltype(tag)::Model>);
+    });
+    all.push_back(std::move(b));
+  }
+  // Window mode: no Tonic protocol drives it; the window-mode sender model does.
+  Build w;
+  w.protocol = "window_mode";
+  w.model = "window_mode::Sender (C++ model)";
+  w.mode = RxMode::kWindow;
+  w.flows = 1024;
+  w.window = 128;
+  w.make = [](const char* n, const SenderConfig& c, Link* l) -> SenderNicBase* { return new WindowModeSenderNic(n, c, l); };
+  all.push_back(std::move(w));
+  return all;
 }
 
 /// The build that fits the scenario, or std::invalid_argument listing the builds.
@@ -141,9 +164,13 @@ const Build& pick(const std::vector<Build>& all, const NetConfig& c) {
     if (ok && !found) found = &b;
   }
   if (have.empty()) {
+    std::vector<std::string> seen;
     std::string names;
-    for (const Build& b : all)
-      if (names.find(b.protocol) == std::string::npos) names += (names.empty() ? "" : ", ") + std::string(b.protocol);
+    for (const Build& b : all) {
+      if (std::find(seen.begin(), seen.end(), b.protocol) != seen.end()) continue;
+      seen.push_back(b.protocol);
+      names += (names.empty() ? "" : ", ") + b.protocol;
+    }
     throw std::invalid_argument("config.protocol: no build of \"" + c.protocol + "\" (protocols: " + names + ")");
   }
   if (!found)
@@ -152,16 +179,24 @@ const Build& pick(const std::vector<Build>& all, const NetConfig& c) {
   return *found;
 }
 
+/// The window-credit protocols of the registry, comma-separated.
+std::string window_protocols() {
+  std::string names;
+  for (const registry::Protocol& p : registry::kProtocols)
+    if (p.credit == registry::Credit::kWindow) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
 /// Scenario checks that depend on the build.
 void check_against(const Build& b, const NetConfig& c) {
-  if (c.flows() > kFlowCount) throw std::invalid_argument(fmt::format("config: {} flows, the builds hold {}", c.flows(), kFlowCount));
+  if (c.flows() > b.flows) throw std::invalid_argument(fmt::format("config: {} flows, the build holds {}", c.flows(), b.flows));
   if (b.probe.window) {
     if (!c.has_tcp) throw std::invalid_argument("config.tcp: required for a window protocol");
-    if (c.init_cwnd != kInitWnd) throw std::invalid_argument(fmt::format("config.tcp.init_cwnd: the build's InitWnd is {}", kInitWnd));
-    if (c.max_window_segments != kWindow)
-      throw std::invalid_argument(fmt::format("config.tcp.max_window_segments: the build's Window is {}", kWindow));
+    if (c.init_cwnd != b.init_wnd) throw std::invalid_argument(fmt::format("config.tcp.init_cwnd: the build's InitWnd is {}", b.init_wnd));
+    if (c.max_window_segments != b.window)
+      throw std::invalid_argument(fmt::format("config.tcp.max_window_segments: the build's Window is {}", b.window));
   } else if (c.has_tcp) {
-    throw std::invalid_argument("config.tcp: only for the window protocols (reno, newreno, sack)");
+    throw std::invalid_argument("config.tcp: only for the window protocols (" + window_protocols() + ")");
   }
   if (b.mode == RxMode::kTcp && c.delayed_ack) {
     const double want = double(kAckDelayCycles) * c.clock_ns / 1000.0;
@@ -173,7 +208,7 @@ void check_against(const Build& b, const NetConfig& c) {
     throw std::invalid_argument("config.receiver: delayed_ack / sack are TCP receiver options");
   if (b.mode == RxMode::kWindow && (c.message_bytes == 0 || c.messages != 1))
     throw std::invalid_argument("config.message_bytes: window_mode sends one bounded message per flow");
-  if (b.gb0 && c.message_bytes == 0) throw std::invalid_argument("config.message_bytes: go-back-0 needs bounded messages");
+  if (b.host_restart && c.message_bytes == 0) throw std::invalid_argument("config.message_bytes: go-back-0 needs bounded messages");
   if (c.message_bytes && c.segments_per_message() * c.messages > (1ull << 30))
     throw std::invalid_argument("config.message_bytes: more than 2^30 segments per flow");
 }
@@ -272,7 +307,7 @@ int run(const Options& o) {
     sc.segments = seg_per_flow;
     sc.last_len = last_len;
     sc.msg_segments = static_cast<uint32_t>(c.segments_per_message());
-    sc.restart_on_nack = b.gb0;
+    sc.restart_on_nack = b.host_restart;
     sc.trace_flow = s == traced_sender ? int(traced_local) : (b.probe.rate_lo >= 0 ? 0 : -1);
     sc.probe = b.probe;
     sc.clock = clock;
@@ -305,7 +340,7 @@ int run(const Options& o) {
   rc.flows_per_sender = fps;
   rc.mode = b.mode;
   rc.delack = c.delayed_ack;
-  rc.sack = c.sack;
+  rc.sack = c.sack || b.rx_sack;
   rc.segments = seg_per_flow;
   rc.msg_segments = static_cast<uint32_t>(c.segments_per_message());
   rc.ctl_bytes = c.ctl_bytes;
@@ -317,7 +352,7 @@ int run(const Options& o) {
   rc.warmup_us = c.warmup_us;
   std::unique_ptr<ReceiverNicBase> receiver;
   RtlReceiverNic<Vrx_1024x128>* rtl_rx = nullptr;
-  if (b.gb0) {
+  if (b.host_restart) {
     receiver = std::make_unique<Gb0ReceiverNic>("receiver", rc, up[R].get());
   } else {
     auto* r = new RtlReceiverNic<Vrx_1024x128>("receiver", rc, up[R].get());
@@ -432,7 +467,7 @@ int run(const Options& o) {
   uint64_t delivered_bytes = 0;
   const uint64_t spm = c.segments_per_message();
   for (const ReceiverFlow& f : receiver->flows()) {
-    messages += b.gb0 ? f.messages : (spm ? f.delivered / spm : 0);
+    messages += b.host_restart ? f.messages : (spm ? f.delivered / spm : 0);
     delivered_bytes += f.bytes;
   }
   const uint64_t rx_bytes = down[R]->bytes_sent();

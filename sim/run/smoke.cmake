@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Smoke tests of tonic-run (registered by sim/run/CMakeLists.txt, label run).
 #   cmake -DMODE=smoke|bad -DEXE=<tonic-run> -DOUT=<dir> -P smoke.cmake
-# smoke: a short run exits 0 and writes cwnd.csv, tx.csv, summary.json,
-#        plot.gp (and cwnd.png when gnuplot is installed).
+# smoke: a short detailed run (--protocol newreno) exits 0 and writes
+#        cwnd.csv, tx.csv, summary.json, plot.gp (and cwnd.png when gnuplot
+#        is installed); a short suite (the default, every protocol) exits 0
+#        with two passing runs per protocol and their files.
 # bad:   invalid options exit with status 2.
 
 if(NOT EXE OR NOT OUT OR NOT MODE)
@@ -11,7 +13,7 @@ endif()
 
 if(MODE STREQUAL "smoke")
   file(REMOVE_RECURSE ${OUT})
-  execute_process(COMMAND ${EXE} --flows 16 --cycles 20000 --out ${OUT} --quiet
+  execute_process(COMMAND ${EXE} --protocol newreno --flows 16 --cycles 20000 --out ${OUT} --quiet
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("${out}${err}")
   if(NOT rc EQUAL 0)
@@ -36,6 +38,34 @@ if(MODE STREQUAL "smoke")
   if(GNUPLOT AND NOT EXISTS ${OUT}/cwnd.png)
     message(FATAL_ERROR "gnuplot is installed but ${OUT}/cwnd.png is missing")
   endif()
+  # The suite: every protocol of the registry, line rate and bottleneck.
+  set(SUITE ${OUT}/suite)
+  execute_process(COMMAND ${EXE} --flows 64 --cycles 20000 --out ${SUITE} --quiet
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "tonic-run (suite) exited with ${rc}")
+  endif()
+  file(READ ${SUITE}/summary.json js)
+  string(JSON n LENGTH "${js}" runs)
+  if(n LESS 2)
+    message(FATAL_ERROR "the suite made ${n} runs")
+  endif()
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON p GET "${js}" runs ${i} protocol)
+    string(JSON errs GET "${js}" runs ${i} check_errors)
+    string(JSON segs GET "${js}" runs ${i} segments)
+    string(JSON dir GET "${js}" runs ${i} dir)
+    if(NOT errs EQUAL 0 OR segs LESS 100)
+      message(FATAL_ERROR "suite run ${i} (${p}): ${errs} check errors, ${segs} segments")
+    endif()
+    foreach(f tx.csv state.csv plot.gp)
+      if(NOT EXISTS ${dir}/${f})
+        message(FATAL_ERROR "the suite did not write ${dir}/${f}")
+      endif()
+    endforeach()
+  endforeach()
 elseif(MODE STREQUAL "bad")
   set(cases
     "--flows|0"
@@ -47,6 +77,9 @@ elseif(MODE STREQUAL "bad")
     "--flows|16|--drops|99:5"
     "--protocol|reno|--window|256"
     "--flows|2048|--window|128"
+    "--protocol|newreno|--flows|2048|--window|128"
+    "--flows|2048"
+    "--bottleneck-flows|0"
     "--flows|8|--sample-flow|8"
     "--protocol|sack|--trace|x.fst"
     "--no-such-option")

@@ -34,7 +34,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/common/progress.hpp"
+#include "tonic/protocol_registry.hpp"
 #include "tonic_models.hpp"
+#if !TONIC_RUN_TRACE
+#include "tonic/line_rig.hpp"
+#include "tonic/net_models.hpp"
+#endif
 
 #if TONIC_RUN_TRACE
 #include <verilated_fst_c.h>
@@ -61,7 +66,7 @@ constexpr const char* kTracedModel = "tonic_newreno_1024x128";
 // Options.
 
 #ifndef TONIC_DEFAULT_PROTOCOL
-#define TONIC_DEFAULT_PROTOCOL "newreno"
+#define TONIC_DEFAULT_PROTOCOL "all"
 #endif
 
 struct DropEntry {
@@ -69,7 +74,7 @@ struct DropEntry {
 };
 
 struct Options {
-  std::string protocol = TONIC_DEFAULT_PROTOCOL;  // cmake -DTONIC_PROTOCOL (default newreno)
+  std::string protocol = TONIC_DEFAULT_PROTOCOL;  // cmake -DTONIC_PROTOCOL (default all)
   unsigned window = 0;  // 0: the smallest build that holds --flows
   uint32_t flows = 1024;
   uint64_t cycles = 1'000'000;
@@ -84,8 +89,20 @@ struct Options {
   uint32_t sample = 0;
   std::string trace;
   bool quiet = false;
+  bool suite = false;  // the suite's two runs even for a protocol with a detailed run
+  bool cycles_given = false, sample_given = false;
+  // The suite's bottleneck (--protocol all, or a protocol with no window twin).
+  uint32_t bn_flows = 32;
+  uint32_t bn_drain = 250;       // bytes per cycle
+  uint64_t bn_buffer = 256'000;  // bytes
 
-  bool sack_receiver() const { return sack_rx_on || (!sack_rx_off && protocol == "sack"); }
+  /// The receivers send SACK: asked for, or by the protocol's receiver mode.
+  bool sack_receiver() const {
+    if (sack_rx_on || sack_rx_off) return sack_rx_on;
+    for (const tonic::registry::Protocol& p : tonic::registry::kProtocols)
+      if (protocol == p.name) return p.receiver == tonic::registry::Receiver::kTcpSack;
+    return false;
+  }
 };
 
 /// Parses a strict unsigned decimal that fits 32 bits.
@@ -281,6 +298,42 @@ Spread spread(std::vector<uint64_t> v) {
   return s;
 }
 
+/// The TCP receivers' settings of a detailed run.
+template <class Model>
+RxConfig rx_config(const Options& o) {
+  RxConfig rc;
+  rc.window = TonicParams<Model>::kWindow;
+  rc.delayed_ack = o.delayed_ack;
+  rc.sack = o.sack_receiver();
+  return rc;
+}
+
+/// The drops and the saturated flows of a detailed run.
+template <class Model>
+void populate(TonicTb<Model>& tb, const Options& o) {
+  DropModel& drops = tb.link().drops();
+  if (o.loss > 0.0) drops.bernoulli(o.loss, o.seed * 0x9E3779B97F4A7C15ull + 0x5EED);
+  for (const DropEntry& e : o.drops) drops.drop_at(e.flow, e.seg, e.tx);
+  for (uint32_t f = 0; f < o.flows; ++f) tb.add_flow(f, 0, kSegSize, kPosted);
+}
+
+/// The flow to sample when --sample-flow is not given: the run is
+/// deterministic (seeded drops and DMA sink), so a first pass without
+/// outputs finds the flow with the most retransmissions (the first such;
+/// 0 if no flow retransmits), whose cwnd then shows the losses.
+template <class Model>
+uint32_t lossy_flow(const Options& o) {
+  LinkConfig lc;
+  lc.delay = o.rtt / 2;
+  TonicTb<Model> tb(lc, rx_config<Model>(o), o.seed);
+  populate(tb, o);
+  for (uint64_t i = 0; i < o.cycles && tb.errors() == 0; ++i) tb.step();
+  uint32_t best = 0;
+  for (uint32_t f = 0; f < o.flows; ++f)
+    if (tb.flow(f).rtx > tb.flow(best).rtx) best = f;
+  return best;
+}
+
 template <class Model>
 int run_scenario(const Options& o, const ModelInfo& mi) {
   using P = TonicParams<Model>;
@@ -303,15 +356,10 @@ int run_scenario(const Options& o, const ModelInfo& mi) {
 
   LinkConfig lc;
   lc.delay = o.rtt / 2;
-  RxConfig rc;
-  rc.window = P::kWindow;
-  rc.delayed_ack = o.delayed_ack;
-  rc.sack = o.sack_receiver();
+  const RxConfig rc = rx_config<Model>(o);
   TonicTb<Model> tb(lc, rc, o.seed);
+  populate(tb, o);
   DropModel& drops = tb.link().drops();
-  if (o.loss > 0.0) drops.bernoulli(o.loss, o.seed * 0x9E3779B97F4A7C15ull + 0x5EED);
-  for (const DropEntry& e : o.drops) drops.drop_at(e.flow, e.seg, e.tx);
-  for (uint32_t f = 0; f < o.flows; ++f) tb.add_flow(f, 0, kSegSize, kPosted);
 
   const std::string scenario = fmt::format(
       "{} flows, RTT {} cycles ({:.2f} us at 100 MHz), loss {:g} %, {} listed drop(s), {} acks{}, seed {}",
@@ -513,19 +561,318 @@ int run_scenario(const Options& o, const ModelInfo& mi) {
   return tb.errors() ? 1 : 0;
 }
 
-using RunFn = int (*)(const Options&, const ModelInfo&);
+// ---------------------------------------------------------------------------
+// The suite: every protocol of the registry (or one) on LineRig
+// (lib/tonic/line_rig.hpp), at line rate and through a bottleneck.
 
-RunFn runner_for(const std::string& name) {
-#if TONIC_RUN_TRACE
-  if (name == kTracedModel) return run_scenario<Vtonic_newreno_1024x128_trace>;
-#else
-  if (name == "tonic_reno_1024x128") return run_scenario<Vtonic_reno_1024x128>;
-  if (name == "tonic_newreno_1024x128") return run_scenario<Vtonic_newreno_1024x128>;
-  if (name == "tonic_sack_1024x128") return run_scenario<Vtonic_sack_1024x128>;
-  if (name == "tonic_newreno_2048x256") return run_scenario<Vtonic_newreno_2048x256>;
-  if (name == "tonic_newreno_4096x256") return run_scenario<Vtonic_newreno_4096x256>;
-#endif
+#if !TONIC_RUN_TRACE
+namespace registry = tonic::registry;
+
+constexpr uint64_t kSuiteCycles = 200'000;  // suite default --cycles (per run)
+
+/// What one suite run measured.
+struct SuiteRow {
+  std::string protocol, credit, network, model;
+  uint64_t cycles = 0, segments = 0, rtx = 0, timeouts = 0, acked = 0, drops = 0, marks = 0, trims = 0;
+  uint64_t rx_beats = 0, rx_backlog = 0, rx_backlog_max = 0;
+  bool host_restart = false;
+  uint64_t restarts = 0;  // go-back-0 message restarts by the host
+  double spc = 0, goodput_gbps = 0, jain = 0, wall = 0;
+  Spread acked_spread;
+  std::vector<uint64_t> lat;  // ack-to-retransmit latencies (cycles)
+  uint64_t errors = 0;
+  std::string first_error, bad_input;
+  uint32_t sample = 0;
+  std::string dir, png;
+};
+
+const char* credit_name(registry::Credit c) {
+  switch (c) {
+    case registry::Credit::kWindow: return "window";
+    case registry::Credit::kRate: return "rate";
+    case registry::Credit::kTokens: return "tokens";
+  }
+  return "?";
+}
+
+/// The 1024 x 128 network build of protocol p (tonic_<name>_1024x128).
+const registry::Build* line_build(registry::ProtocolId p) {
+  const std::string want = std::string("tonic_") + registry::get(p).name + "_1024x128";
+  for (const registry::Build& b : registry::kBuilds)
+    if (b.network && b.protocol == p && want == b.config) return &b;
   return nullptr;
+}
+
+/// The bottleneck each credit scheme must react to: drop-tail for window
+/// credit (losses), ECN marking for rate credit (DCQCN's congestion point;
+/// drops when full), trimming for token credit (NDP).
+Bottleneck bottleneck_for(const registry::Protocol& p, const Options& o) {
+  Bottleneck b;
+  b.on = true;
+  b.drain_bytes = o.bn_drain;
+  b.buffer_bytes = o.bn_buffer;
+  b.ecn = p.credit == registry::Credit::kRate;
+  b.trim = p.credit == registry::Credit::kTokens;
+  return b;
+}
+
+/// Writes the sampled flow's traces and plot.gp into dir; runs gnuplot.
+template <class Rig>
+std::string suite_files(const fs::path& dir, Rig& rig, const SuiteRow& r, bool window, bool rate) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  {
+    std::ofstream tx(dir / "tx.csv");
+    tx << "cycle,idx,rtx\n";
+    for (const LineSeg& s : rig.segs())
+      if (s.flow == r.sample) tx << s.cycle << "," << s.idx << "," << (s.rtx ? 1 : 0) << "\n";
+    std::ofstream st(dir / "state.csv");
+    st << "cycle,wnd,ssthresh,rate_gbps\n";
+    for (const LineSample& s : rig.samples())
+      if (s.flow == r.sample)
+        st << s.cycle << "," << s.wnd << "," << s.ssthresh << "," << (s.rate >= 0 ? s.rate * 0.8 : -1.0) << "\n";
+  }
+  {
+    std::ofstream f(dir / "plot.gp");
+    f << "# Generated by tonic-run: the sampled flow's congestion state and segments sent.\n"
+         "# Re-plot with: cd <this directory> && gnuplot plot.gp\n"
+         "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+         "  set terminal pngcairo size 1400,1000 noenhanced font \",11\"\n"
+         "} else {\n"
+         "  set terminal png size 1400,1000 noenhanced\n"
+         "}\n"
+         "set output \"plot.png\"\n"
+         "set datafile separator \",\"\n"
+         "set grid\nset key top left\n"
+      << "set multiplot layout 2,1 title "
+      << gp_str(fmt::format("tonic-run: {} ({} credit), {}, flow {}", r.protocol, r.credit, r.network, r.sample)) << "\n"
+      << "set xlabel \"cycle\"\n";
+    if (rate) {
+      f << "set title \"rate (user state, trace ports)\"\nset ylabel \"Gb/s at 100 MHz\"\n"
+           "plot \"state.csv\" skip 1 using 1:($4 >= 0 ? $4 : 1/0) with steps lw 2 lc rgb \"#1f77b4\" title \"rate\"\n";
+    } else {
+      f << "set title " << gp_str(window ? "congestion window (trace ports)" : "window (trace ports)") << "\n"
+        << "set ylabel \"segments\"\n"
+           "plot \"state.csv\" skip 1 using 1:2 with steps lw 2 lc rgb \"#1f77b4\" title \"wnd\"";
+      if (window) f << ", \\\n     \"state.csv\" skip 1 using 1:($3 >= 0 ? $3 : 1/0) with steps lw 1 lc rgb \"#2ca02c\" title \"ssthresh\"";
+      f << "\n";
+    }
+    f << "set title \"segments sent\"\nset ylabel \"segment index\"\n"
+         "plot \"tx.csv\" skip 1 using 1:($3 == 0 ? $2 : 1/0) with points pt 7 ps 0.25 lc rgb \"#1f77b4\" title \"new\", \\\n"
+         "     \"tx.csv\" skip 1 using 1:($3 == 1 ? $2 : 1/0) with points pt 6 ps 1.2 lw 2 lc rgb \"#d62728\" title \"retransmission\"\n"
+         "unset multiplot\n";
+  }
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) return "";
+  const std::string cmd = fmt::format("cd {} && gnuplot plot.gp > plot.log 2>&1", shell_quote(dir.string()));
+  if (std::system(cmd.c_str()) != 0 || !fs::exists(dir / "plot.png")) {
+    fmt::print(stderr, "warning: gnuplot failed: see {}\n", (dir / "plot.log").string());
+    return "";
+  }
+  fs::remove(dir / "plot.log", ec);
+  return (dir / "plot.png").string();
+}
+
+/// One protocol on one network.
+SuiteRow suite_run(registry::ProtocolId p, bool bottleneck, const Options& o) {
+  const registry::Protocol& proto = registry::get(p);
+  const registry::Build* b = line_build(p);
+  if (!b) throw std::runtime_error(std::string("no tonic_") + proto.name + "_1024x128 network build");
+  LineConfig c;
+  c.flows = bottleneck ? o.bn_flows : o.flows;
+  c.rtt = o.rtt;
+  c.loss = bottleneck ? 0.0 : o.loss;
+  c.seed = o.seed;
+  c.seg_bytes = kSegSize;
+  c.rx.delayed_ack = o.delayed_ack;
+  c.rx.sack = o.sack_rx_on ? 1 : o.sack_rx_off ? 0 : -1;
+  // NDP pulls pace the senders at the receiver's link: one segment per
+  // pull at line rate (1 per cycle), or at the bottleneck's drain.
+  c.pull_gap = bottleneck ? std::max<uint64_t>(1, (kSegSize + o.bn_drain - 1) / o.bn_drain) : 1;
+  if (bottleneck) c.bottleneck = bottleneck_for(proto, o);
+  SuiteRow r;
+  r.protocol = proto.name;
+  r.credit = credit_name(proto.credit);
+  r.network = bottleneck ? "bottleneck" : "line rate";
+  r.model = b->config;
+  const uint64_t cycles = o.cycles_given ? o.cycles : kSuiteCycles;
+  return registry::with_net_model(b->config, [&](auto tag) {
+    using T = decltype(tag);
+    if (c.flows > T::kFlows) throw std::runtime_error(fmt::format("--flows: {} holds {}", b->config, T::kFlows));
+    LineRig<typename T::Model, T::kFlows, T::kWindow> rig(p, c);
+    const auto t0 = Clock::now();
+    rig.run(cycles);
+    r.wall = std::chrono::duration<double>(Clock::now() - t0).count();
+    r.cycles = rig.cycles();
+    r.segments = rig.segments();
+    r.spc = r.cycles ? double(r.segments) / double(r.cycles) : 0.0;
+    r.rtx = rig.retransmissions();
+    r.timeouts = rig.stat(DdStat::kTimeouts);
+    r.drops = rig.dropped();
+    r.marks = rig.queue().marks();
+    r.trims = rig.queue().trims();
+    r.host_restart = proto.host_restart;
+    r.restarts = rig.restarts();
+    r.rx_beats = rig.rx_beats();
+    r.rx_backlog = rig.rx_backlog();
+    r.rx_backlog_max = rig.rx_backlog_max();
+    std::vector<uint64_t> acked;
+    double sum = 0, sq = 0;
+    uint64_t best = 0;
+    r.sample = 0;
+    for (uint32_t f = 0; f < c.flows; ++f) {
+      const auto& t = rig.flows()[f];
+      acked.push_back(t.acked);
+      r.acked += t.acked;
+      sum += double(t.acked);
+      sq += double(t.acked) * double(t.acked);
+      if (t.rtx > best) {
+        best = t.rtx;
+        r.sample = f;
+      }
+    }
+    if (o.sample_given && o.sample < c.flows) r.sample = o.sample;
+    r.acked_spread = spread(acked);
+    r.jain = sq > 0 ? sum * sum / (double(c.flows) * sq) : 0.0;
+    r.goodput_gbps = r.cycles ? double(r.acked) * kSegSize * 0.8 / double(r.cycles) : 0.0;
+    r.lat = rig.ack_to_rtx();
+    std::sort(r.lat.begin(), r.lat.end());
+    r.errors = rig.errors();
+    r.first_error = rig.first_error();
+    r.bad_input = rig.bad_input_text();
+    const fs::path dir = fs::path(o.out) / proto.name / (bottleneck ? "bottleneck" : "line");
+    r.dir = dir.string();
+    r.png = suite_files(dir, rig, r, proto.credit == registry::Credit::kWindow, proto.rate.present());
+    return r;
+  });
+}
+
+nlohmann::json to_json(const SuiteRow& r) {
+  auto pct = [&](double q) -> nlohmann::json {
+    if (r.lat.empty()) return nullptr;
+    return r.lat[std::min(r.lat.size() - 1, size_t(q * double(r.lat.size())))];
+  };
+  return {{"protocol", r.protocol},
+          {"credit", r.credit},
+          {"network", r.network},
+          {"model", r.model},
+          {"cycles", r.cycles},
+          {"segments", r.segments},
+          {"segments_per_cycle", r.spc},
+          {"mpps_at_100mhz", r.spc * 100.0},
+          {"ack_to_retransmit_cycles", {{"count", r.lat.size()}, {"min", pct(0)}, {"median", pct(0.5)}, {"p99", pct(0.99)}}},
+          {"acked_segments", r.acked},
+          {"goodput_gbps_at_100mhz", r.goodput_gbps},
+          {"retransmissions", r.rtx},
+          {"timeouts", r.timeouts},
+          {"network_drops", r.drops},
+          {"ecn_marks", r.marks},
+          {"trimmed", r.trims},
+          {"rx_beats", r.rx_beats},
+          {"host_restarts", r.restarts},
+          {"rx_port_backlog", {{"end", r.rx_backlog}, {"max", r.rx_backlog_max}}},
+          {"per_flow_acked", {{"min", r.acked_spread.min}, {"median", r.acked_spread.median}, {"max", r.acked_spread.max}}},
+          {"jain", r.jain},
+          {"check_errors", r.errors},
+          {"first_error", r.first_error},
+          {"dut_bad_input", r.bad_input},
+          {"sample_flow", r.sample},
+          {"dir", r.dir},
+          {"png", r.png},
+          {"wall_s", r.wall}};
+}
+
+/// Every selected protocol at line rate and through the bottleneck; one table.
+int run_suite(const Options& o) {
+  std::vector<registry::ProtocolId> ps;
+  for (int i = 0; i < registry::kProtocolCount; ++i)
+    if (o.protocol == "all" || o.protocol == registry::kProtocols[i].name) ps.push_back(static_cast<registry::ProtocolId>(i));
+  const uint64_t cycles = o.cycles_given ? o.cycles : kSuiteCycles;
+  fmt::print("tonic-run: {} protocol(s), each {} cycles at line rate ({} flows, RTT {} cycles, loss {:g} %) and {} cycles "
+             "through a bottleneck ({} flows, {} B/cycle = {:g} Gb/s at 100 MHz, {} B buffer; drop-tail for window credit, "
+             "ECN for rate credit, trimming for token credit), {} B segments, seed {}\n",
+             ps.size(), grp(cycles), o.flows, o.rtt, 100.0 * o.loss, grp(cycles), o.bn_flows, o.bn_drain,
+             o.bn_drain * 0.8, grp(o.bn_buffer), kSegSize, o.seed);
+  std::fflush(stdout);
+  const auto t0 = Clock::now();
+  std::vector<SuiteRow> rows;
+  for (registry::ProtocolId p : ps)
+    for (bool bn : {false, true}) {
+      rows.push_back(suite_run(p, bn, o));
+      const SuiteRow& r = rows.back();
+      if (!o.quiet)
+        fmt::print(stderr, "  {} {}: {:.1f} s{}\n", r.protocol, r.network, r.wall, r.errors ? " FAILED" : "");
+    }
+  const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  auto lat = [](const SuiteRow& r) {
+    return r.lat.empty() ? std::string("-") : fmt::format("{}", r.lat[r.lat.size() / 2]);
+  };
+  fmt::print("\n{:<13} {:<7} {:<10} {:>9} {:>7} {:>8} {:>8} {:>7} {:>6} {:>22} {:>6}  {}\n", "protocol", "credit", "network",
+             "seg/cycle", "Mpps", "ack->rtx", "goodput", "rtx", "RTOs", "per-flow acked", "Jain", "checks");
+  fmt::print("{:<13} {:<7} {:<10} {:>9} {:>7} {:>10} {:>8} {:>7} {:>6} {:>22} {:>6}\n", "", "", "", "", "@100MHz", "median",
+             "Gb/s", "", "", "min/median/max", "");
+  bool bad = false;
+  for (const SuiteRow& r : rows) {
+    const std::string spread_s = fmt::format("{}/{}/{}", r.acked_spread.min, r.acked_spread.median, r.acked_spread.max);
+    fmt::print("{:<13} {:<7} {:<10} {:>9.4f} {:>7.2f} {:>10} {:>8.2f} {:>7} {:>6} {:>22} {:>6.3f}  {}\n", r.protocol, r.credit,
+               r.network, r.spc, r.spc * 100.0, lat(r), r.goodput_gbps, r.rtx, r.timeouts, spread_s, r.jain,
+               r.errors ? "FAILED" : "passed");
+    bad = bad || r.errors;
+  }
+  for (const SuiteRow& r : rows)
+    if (r.host_restart)
+      fmt::print("  {} {}: {} go-back-0 message restarts by the host (messages of {} segments)\n", r.protocol, r.network,
+                 r.restarts, LineConfig{}.msg_segments);
+  for (const SuiteRow& r : rows)
+    if (r.errors) fmt::print("  {} {}: {} check(s) failed, first: {}\n", r.protocol, r.network, r.errors, r.first_error);
+  fmt::print("\nack->rtx: median cycles from the rx beat (ACK, SACK, NACK) that triggered a retransmission to the "
+             "retransmission leaving, over the retransmissions whose trigger is unambiguous (lib/tonic/line_rig.hpp); goodput: cumulatively acked segments x {} B at 100 MHz; RTOs: the "
+             "DUT's timeouts; per-flow acked: segments; go-back-0 (host_restart): the host restarts a message on a NACK, against the "
+             "go-back-0 responder (tb/common/ref/gb0_receiver.hpp).\n",
+             kSegSize);
+
+  nlohmann::json j;
+  j["scenario"] = {{"cycles_per_run", cycles}, {"flows", o.flows}, {"rtt_cycles", o.rtt}, {"loss", o.loss},
+                   {"bottleneck", {{"flows", o.bn_flows}, {"drain_bytes_per_cycle", o.bn_drain}, {"buffer_bytes", o.bn_buffer}}},
+                   {"segment_bytes", kSegSize}, {"seed", o.seed}};
+  j["runs"] = nlohmann::json::array();
+  for (const SuiteRow& r : rows) j["runs"].push_back(to_json(r));
+  j["wall_s"] = wall;
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  const fs::path js = fs::path(o.out) / "summary.json";
+  std::ofstream(js) << j.dump(2) << "\n";
+  fmt::print("files: {} and <protocol>/{{line,bottleneck}}/ tx.csv state.csv plot.gp{}; wall time {:.1f} s\n", js.string(),
+             rows.empty() || rows[0].png.empty() ? "" : " plot.png", wall);
+  return bad ? 1 : 0;
+}
+#endif  // !TONIC_RUN_TRACE
+
+using RunFn = int (*)(const Options&, const ModelInfo&);
+using PilotFn = uint32_t (*)(const Options&);
+
+/// The detailed run of a build and its first pass (lossy_flow).
+struct Runner {
+  RunFn run = nullptr;
+  PilotFn pilot = nullptr;
+};
+
+template <class Model>
+Runner runner() {
+  return {run_scenario<Model>, lossy_flow<Model>};
+}
+
+Runner runner_for(const std::string& name) {
+#if TONIC_RUN_TRACE
+  if (name == kTracedModel) return runner<Vtonic_newreno_1024x128_trace>();
+#else
+  if (name == "tonic_reno_1024x128") return runner<Vtonic_reno_1024x128>();
+  if (name == "tonic_newreno_1024x128") return runner<Vtonic_newreno_1024x128>();
+  if (name == "tonic_sack_1024x128") return runner<Vtonic_sack_1024x128>();
+  if (name == "tonic_newreno_2048x256") return runner<Vtonic_newreno_2048x256>();
+  if (name == "tonic_newreno_4096x256") return runner<Vtonic_newreno_4096x256>();
+#endif
+  return {};
 }
 
 int usage_error(const std::string& msg) {
@@ -538,16 +885,21 @@ int usage_error(const std::string& msg) {
 int main(int argc, char** argv) {
   Options o;
   CLI::App app{
-      "tonic-run: the Tonic sender (tonic_top, Verilated) with N saturated flows over a\n"
-      "delay/loss network of TCP receivers, one segment address per 10 ns cycle.\n"
-      "Prints throughput (segments/cycle, Mpps at 100 MHz), retransmissions, timeouts,\n"
-      "the per-flow spread and the sampled flow's cwnd; writes cwnd.csv, tx.csv,\n"
-      "summary.json, plot.gp and cwnd.png (gnuplot) into --out."};
+      "tonic-run: the Tonic sender (tonic_top, Verilated) with N saturated flows, one\n"
+      "segment address per 10 ns cycle. --protocol all (the default): every protocol of\n"
+      "the registry with its receiver model, at line rate and through a bottleneck\n"
+      "queue, one table, summary.json and per-protocol plots in --out. --protocol <name>:\n"
+      "that protocol; a window protocol with a twin here gets the detailed run (TCP\n"
+      "receivers, the window reference checked, cwnd.csv, tx.csv, cwnd.png)."};
   app.footer(
-      "Builds: reno 1024x128, newreno 1024x128 / 2048x256 / 4096x256, sack 1024x128\n"
+      "Detailed builds: reno 1024x128, newreno 1024x128 / 2048x256 / 4096x256, sack 1024x128\n"
       "(FlowCount x Window). Exit status: 0 ok, 1 a check failed, 2 bad options.");
-  app.add_option("--protocol", o.protocol, "congestion control build: reno | newreno | sack")
-      ->check(CLI::IsMember({"reno", "newreno", "sack"}))
+  std::vector<std::string> names{"all"};
+  for (const tonic::registry::Protocol& p : tonic::registry::kProtocols) names.push_back(p.name);
+  app.add_option("--protocol", o.protocol,
+                 std::string("all (the suite: every protocol at line rate and through a bottleneck) or one of ") +
+                     tonic::registry::kNames)
+      ->check(CLI::IsMember(names))
       ->capture_default_str();
   app.add_option("--window", o.window,
                  "window ring size of the build: 128 | 256 (default: the smallest build holding --flows; "
@@ -590,10 +942,22 @@ int main(int argc, char** argv) {
   app.add_flag("--no-sack-receiver", o.sack_rx_off, "receivers send no SACK")->excludes(sack_on);
   app.add_option("--seed", o.seed, "random seed (drops, DMA sink)")->capture_default_str();
   app.add_option("--out", o.out, "output directory")->capture_default_str();
-  app.add_option("--sample-flow", o.sample, "flow traced in cwnd.csv / tx.csv / the plot")->capture_default_str();
+  app.add_option("--sample-flow", o.sample,
+                 "flow traced in cwnd.csv / tx.csv / the plot (default: the flow with the most retransmissions, found "
+                 "by a first pass of the same deterministic run)");
   app.add_option("--trace", o.trace,
                  "FST waveform of the run (slow; only newreno 1024x128: --protocol newreno, --flows <= 1024, "
                  "no --window 256; runs tonic-run-trace)");
+  app.add_option("--bottleneck-flows", o.bn_flows, "suite: flows through the bottleneck")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  app.add_option("--bottleneck-drain", o.bn_drain, "suite: bottleneck drain in bytes per cycle (125 = 100 Gb/s at 100 MHz)")
+      ->check(CLI::Range(1u, 100000u))
+      ->capture_default_str();
+  app.add_option("--bottleneck-buffer", o.bn_buffer, "suite: bottleneck buffer in bytes")
+      ->check(CLI::Range(uint64_t{2000}, uint64_t{1} << 32))
+      ->capture_default_str();
+  app.add_flag("--suite", o.suite, "the suite's runs (line rate, bottleneck) also for a protocol with a detailed run");
   app.add_flag("--quiet", o.quiet, "no progress bar");
 
   try {
@@ -603,6 +967,8 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
+  o.cycles_given = app.count("--cycles") > 0;
+  o.sample_given = app.count("--sample-flow") > 0;
   if (const std::string e = parse_drops(o.drops_text, &o.drops); !e.empty()) return usage_error("--drops: " + e);
   for (const DropEntry& e : o.drops) {
     if (e.flow >= o.flows)
@@ -612,6 +978,27 @@ int main(int argc, char** argv) {
   if (o.sample >= o.flows)
     return usage_error(fmt::format("--sample-flow {} is not one of the {} flows (0..{})", o.sample, o.flows,
                                    o.flows - 1));
+  // The suite: every protocol (all), or one whose build has no window twin
+  // here (the detailed run below is TonicTb's, for the window protocols).
+  bool detailed = false;
+  for (const ModelInfo& m : kModels) detailed = detailed || (!o.suite && o.protocol == m.protocol);
+  if (!detailed) {
+    if (o.window) return usage_error("--window: only for the detailed run of a window protocol (--protocol <name>)");
+    if (!o.drops.empty()) return usage_error("--drops: only for the detailed run of a window protocol (--protocol <name>)");
+    if (!o.trace.empty()) return usage_error(fmt::format("--trace needs the traced build {} (--protocol newreno)", kTracedModel));
+    if (o.flows > 1024) return usage_error(fmt::format("--flows {}: the suite's builds hold 1024 flows", o.flows));
+    if (o.bn_flows > 1024) return usage_error("--bottleneck-flows: at most 1024");
+#if TONIC_RUN_TRACE
+    return usage_error("the suite is not in tonic-run-trace");
+#else
+    try {
+      return run_suite(o);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      return 1;
+    }
+#endif
+  }
   std::string err;
   const ModelInfo* mi = choose_model(o, err);
   if (!mi) return usage_error(err);
@@ -638,10 +1025,14 @@ int main(int argc, char** argv) {
   }
 #endif
 
-  const RunFn fn = runner_for(mi->name);
-  if (!fn) return usage_error(fmt::format("{} is not in this executable", mi->name));
+  const Runner fn = runner_for(mi->name);
+  if (!fn.run) return usage_error(fmt::format("{} is not in this executable", mi->name));
   try {
-    return fn(o, *mi);
+    if (!o.sample_given) {
+      if (!o.quiet) fmt::print(stderr, "tonic-run: a first pass picks the sampled flow (--sample-flow to skip it)\n");
+      o.sample = fn.pilot(o);
+    }
+    return fn.run(o, *mi);
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;

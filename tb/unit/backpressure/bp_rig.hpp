@@ -46,7 +46,7 @@
 #include "tonic/seq.hpp"
 #include "tonic/tcp_receiver.hpp"
 #include "tonic/rng.hpp"
-#include "common/rx_beat.hpp"
+#include "tonic/rx_beat.hpp"
 #include "tonic/sys_tb.hpp"
 
 namespace tonic::bp {

@@ -19,7 +19,7 @@
 #include "tonic/rx_common.hpp"
 #include "tonic/switch_queue.hpp"
 #include "tonic/rng.hpp"
-#include "common/rx_beat.hpp"
+#include "tonic/rx_beat.hpp"
 #include "tonic/sys_tb.hpp"
 
 namespace tonic::e2e {

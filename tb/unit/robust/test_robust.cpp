@@ -18,7 +18,7 @@
 #include "Vtonic_newreno_1024x128.h"
 #include "Vtonic_rate_probe_16x128.h"
 #include "Vtonic_token_probe_16x128.h"
-#include "common/rx_beat.hpp"
+#include "tonic/rx_beat.hpp"
 #include "common/report_merge.hpp"
 #include "tonic/sys_tb.hpp"
 

@@ -40,16 +40,13 @@
 
 #include <verilated.h>
 
+#include "tonic/rx_beat.hpp"
+#include "tonic/any_receiver.hpp"
 #include "tonic/harness.hpp"
-#include "tonic/irn_receiver.hpp"
-#include "tonic/ndp_receiver.hpp"
-#include "tonic/roce_receiver.hpp"
+#include "tonic/rng.hpp"
 #include "tonic/rx_common.hpp"
 #include "tonic/segment_scoreboard.hpp"
 #include "tonic/seq.hpp"
-#include "tonic/tcp_receiver.hpp"
-#include "tonic/rng.hpp"
-#include "common/rx_beat.hpp"
 #include "tonic/top_drive.hpp"
 #include "tonic/protocol_registry.hpp"
 
@@ -88,77 +85,10 @@ struct Result {
   std::string first_violation;
 };
 
-/// The protocol's receiver model behind one interface. Flows are keyed by
-/// (flow id, incarnation) so that the packets of a removed flow never reach
-/// its next incarnation.
-class AnyRx {
- public:
-  AnyRx(ProtocolId p, uint32_t window) {
-    const Receiver r = registry::get(p).receiver;
-    switch (r) {
-      case Receiver::kTcp:
-      case Receiver::kTcpSack: {
-        RxConfig c;
-        c.window = window;
-        c.sack = r == Receiver::kTcpSack;
-        tcp_ = std::make_unique<TcpReceiver>(c);
-        break;
-      }
-      case Receiver::kRoce:  // go-back-0 (host_restart) only changes what the host posts: a RoCE receiver
-        roce_ = std::make_unique<RoceReceiver>();
-        break;
-      case Receiver::kIrn: {
-        IrnRxConfig c;
-        c.window = window;
-        irn_ = std::make_unique<IrnReceiver>(c);
-        break;
-      }
-      case Receiver::kNdp: {
-        NdpRxConfig c;
-        c.window = window;
-        ndp_ = std::make_unique<NdpReceiver>(c);
-        break;
-      }
-    }
-  }
-  void open(uint32_t key, uint32_t first) {
-    if (tcp_) tcp_->open(key, first);
-    if (roce_) roce_->open(key, first);
-    if (irn_) irn_->open(key, first);
-    if (ndp_) ndp_->open(key, first, 0);
-  }
-  void segment(uint64_t c, uint32_t key, uint32_t idx, bool ce, bool trimmed) {
-    if (tcp_) tcp_->segment(c, key, idx);
-    if (roce_) roce_->segment(c, key, idx, ce);
-    if (irn_) irn_->segment(c, key, idx, ce);
-    if (ndp_) ndp_->segment(c, key, idx, trimmed);
-  }
-  void advance(uint64_t c, std::vector<RxEvent>& out) {
-    out.clear();
-    if (tcp_) {
-      tcp_->advance(c);
-      for (const AckEvent& a : tcp_->take_acks()) out.push_back(to_rx_event(a));
-    }
-    if (roce_) {
-      roce_->advance(c);
-      out = roce_->take_acks();
-    }
-    if (irn_) {
-      irn_->advance(c);
-      out = irn_->take_acks();
-    }
-    if (ndp_) {
-      ndp_->advance(c);
-      out = ndp_->take_acks();
-    }
-  }
-
- private:
-  std::unique_ptr<TcpReceiver> tcp_;
-  std::unique_ptr<RoceReceiver> roce_;
-  std::unique_ptr<IrnReceiver> irn_;
-  std::unique_ptr<NdpReceiver> ndp_;
-};
+/// The protocol's receiver model (lib/tonic/any_receiver.hpp). Flows are
+/// keyed by (flow id, incarnation) so that the packets of a removed flow
+/// never reach its next incarnation.
+using AnyRx = AnyReceiver;
 
 template <class Model, uint32_t kFlows, uint32_t kW>
 class Soak {
