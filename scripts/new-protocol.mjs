@@ -111,9 +111,6 @@ typedef struct packed {
 localparam int unsigned UserW = $bits(user_t);
 \`endif
 localparam user_t UserInit = ${s.userInit};
-// Who wins when incoming and periodic write the user state of one flow in
-// the same cycle: 1 = incoming.
-localparam bit          UserIncomingWins = 1'b1;
 `;
 }
 

@@ -132,7 +132,6 @@ struct TcpConfig {
   static constexpr uint32_t kRtoMin = 20000;
   static constexpr uint32_t kRtoMax = 1280000;
   static constexpr uint32_t kSsAckCap = 2;
-  static constexpr bool kUserIncomingWins = true;
   static constexpr uint32_t kSsthreshInfinite = 511;  // ssthresh of UserInit: not set yet
 };
 

@@ -46,6 +46,3 @@ localparam int unsigned RtoMax   = 32000;  // RtoHigh
 localparam int unsigned RateInit   = 131072000;  // 100 Gb/s in RU (bytes per 2^20 cycles)
 localparam int unsigned BurstBytes = 65536;      // D = 64 KB (README: the lateness it tolerates)
 localparam int unsigned TokensInit = 0;          // token scheme only: unused
-// Who wins when incoming and periodic write the user state of one flow in
-// the same cycle: 1 = incoming.
-localparam bit          UserIncomingWins = 1'b1;

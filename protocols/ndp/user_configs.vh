@@ -41,6 +41,3 @@ localparam int unsigned RtoTokens = 1;
 localparam int unsigned RateInit   = 0;   // rate scheme only: unused
 localparam int unsigned BurstBytes = 0;   // rate scheme only: unused
 localparam int unsigned TokensInit = 15;  // first window at line rate without pulls (htsim: 15)
-// Who wins when incoming and periodic write the user state of one flow in
-// the same cycle: 1 = incoming (a new ack's reset of the back-off).
-localparam bit          UserIncomingWins = 1'b1;

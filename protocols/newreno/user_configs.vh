@@ -54,6 +54,3 @@ localparam int unsigned SsAckCap = 2;
 localparam int unsigned RateInit   = 0;  // rate on ADD (RU)
 localparam int unsigned BurstBytes = 0;  // burst D (bytes)
 localparam int unsigned TokensInit = 0;  // tokens on ADD (segments)
-// Who wins when incoming and periodic write the user state of one flow in
-// the same cycle: 1 = incoming.
-localparam bit          UserIncomingWins = 1'b1;

@@ -82,7 +82,3 @@ localparam int unsigned InitWnd  = 120;
 localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // RtoInit << 6
-// Who wins when incoming and periodic write the user state of one flow in
-// the same cycle: 1 = incoming (the periodic call is dropped and re-done on
-// the next visit; due times are absolute, so no expiry is lost).
-localparam bit          UserIncomingWins = 1'b1;

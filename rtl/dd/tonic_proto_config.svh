@@ -20,8 +20,8 @@ if ($bits(user_t) != UserW) begin : g_check_user
 end
 
 // Read by the DD and CR engines (credit scheme, initial state and window,
-// RTO bounds, write priority, initial rate, burst and tokens); a protocol module may use them too.
+// RTO bounds, initial rate, burst and tokens); a protocol module may use them too.
 logic unused_proto_config;
 assign unused_proto_config = ^{CreditScheme, UserInit, 32'(InitWnd), 32'(RtoInit), 32'(RtoMin),
-                               UserIncomingWins, 32'(RateInit), 32'(BurstBytes),
+                               32'(RateInit), 32'(BurstBytes),
                                32'(TokensInit)};

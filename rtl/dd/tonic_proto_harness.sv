@@ -2,7 +2,8 @@
 // tonic_proto_harness: the protocol interface of docs/protocol-api.md as
 // code, for scripts/check-protocol. It instantiates a protocol's
 // tonic_proto_incoming and tonic_proto_periodic exactly as the DD engine
-// does (by name, every port connected by name, W and UserW passed), so that
+// does (tonic_dd_incoming2 and tonic_dd_periodic: by name, every port
+// connected by name, W and UserW passed), so that
 // `verilator --lint-only -Wall` and Yosys read_slang reject a protocol whose
 // modules lack a port (PINNOTFOUND), have a port the engine does not
 // connect (PINMISSING), give a port another width (WIDTH) or a module

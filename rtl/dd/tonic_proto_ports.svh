@@ -13,7 +13,7 @@
 // and periodic_updates.v the same with tonic_proto_periodic and
 // TONIC_PROTO_PERIODIC_PORTS. The DD engine instantiates both modules by
 // name with named ports. Found through the include dir rtl/dd (include_dirs
-// of rtl/manifest/proto.json and tonic.json).
+// of the tonic_top and tonic_proto file sets, rtl/manifest/tonic.json).
 `ifndef TONIC_PROTO_PORTS_SVH
 `define TONIC_PROTO_PORTS_SVH
 

@@ -27,7 +27,6 @@ struct IrnTwin {
   static constexpr uint32_t kRateInit = 131072000;
   static constexpr uint32_t kBurstBytes = 65536;
   static constexpr uint32_t kTokensInit = 0;
-  static constexpr bool kUserIncomingWins = true;
 
   /// user_t
   struct User {

@@ -25,7 +25,6 @@ struct NdpTwin {
   static constexpr uint32_t kRateInit = 0;
   static constexpr uint32_t kBurstBytes = 0;
   static constexpr uint32_t kTokensInit = 15;
-  static constexpr bool kUserIncomingWins = true;
 
   /// user_t
   struct User {

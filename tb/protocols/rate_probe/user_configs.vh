@@ -19,7 +19,6 @@ localparam int unsigned InitWnd  = 128;      // no window: the engine's W caps t
 localparam int unsigned RtoInit  = 1000000;  // 10 ms: timeouts are not under test
 localparam int unsigned RtoMin   = 1000000;
 localparam int unsigned RtoMax   = 1000000;
-localparam bit          UserIncomingWins = 1'b1;
 // No rate until the first update (a flow waits); a burst of 256 KB (the bound of
 // docs/design/credit-schemes.md for 9000-B segments and a late wake-up).
 localparam int unsigned RateInit   = 0;

@@ -19,7 +19,6 @@ localparam int unsigned InitWnd  = 128;      // no window: the engine's W caps t
 localparam int unsigned RtoInit  = 1000000;  // 10 ms: timeouts are not under test
 localparam int unsigned RtoMin   = 1000000;
 localparam int unsigned RtoMax   = 1000000;
-localparam bit          UserIncomingWins = 1'b1;
 // Unused by the token scheme; 4 tokens on ADD.
 localparam int unsigned RateInit   = 0;
 localparam int unsigned BurstBytes = 0;

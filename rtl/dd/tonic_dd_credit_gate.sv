@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_dd_credit_gate: the DD engine's credit gate (permits per segment for the rate and token schemes).
+//
+// permits = granted - used (mod 2^16, always 0..65535): used has one
+// writer, next-seg (+1 per segment); granted one, the grant stage. ADD
+// clears both (granted reads TokensInit, used 0).
+// Grant stage (g_q, one per cycle): rate: permits from tonic_rate_credit;
+// token: incoming stage 2 (an RxPull adds P - pull when P is after pull,
+// serial 16 bits, plus the protocol's tokens) or periodic (its tokens),
+// stage 2 first (a periodic call that would collide is cancelled by
+// tonic_dd_periodic). An add is cut so that permits stay <= 65535
+// (counted). The flow goes back to the active set with every grant (a flow
+// with nothing to send is dropped again at its pop).
+// Rate scheme: ADD initialises the flow's credit in the rate cell (ADD
+// waits while its queue is full, in tonic_dd_control); new rates and
+// permit requests leave registered. With the window scheme the gate is
+// empty: every segment has a permit.
+`default_nettype none
+
+/// Credit gate of the DD engine.
+module tonic_dd_credit_gate
+  import tonic_dd_pkg::*;
+#(
+  /// Number of flows (a power of two >= 4).
+  parameter int unsigned FlowCount = 1024,
+  /// Width of segment lengths (bytes).
+  parameter int unsigned LenW = 16,
+  /// The protocol's credit scheme.
+  parameter credit_e CreditScheme = CreditWindow,
+  /// Permits of a newly added flow (token scheme; <= 65535).
+  parameter int unsigned TokensInit = 0,
+  /// tonic_state_ram's SimModel: 0 structural, 1 behavioural (Verilator only).
+  parameter int unsigned SimRam = 0,
+  /// Flow id width (do not override).
+  localparam int unsigned IdW = $clog2(FlowCount)
+) (
+  /// Clock.
+  input  wire logic            clk_i,
+  /// Synchronous reset, active high.
+  input  wire logic            rst_i,
+  /// Control adds ...
+  input  wire logic            ctrl_add_i,
+  /// ... this flow ...
+  input  wire logic [IdW-1:0]  ctrl_flow_i,
+  /// ... with this segment size.
+  input  wire logic [LenW-1:0] ctrl_len_i,
+  /// Next-seg's flow of this cycle.
+  input  wire logic [IdW-1:0]  ns_flow_i,
+  /// Next-seg's flow of the next cycle (read address).
+  input  wire logic [IdW-1:0]  ns_flow_d_i,
+  /// Next-seg generates a segment (uses a permit).
+  input  wire logic            ns_fire_i,
+  /// Next-seg could send but for the permit.
+  input  wire logic            ns_want_i,
+  /// Incoming stage 2 writes rate or tokens this cycle.
+  input  wire logic            in2_cred_i,
+  /// Incoming stage 2's flow.
+  input  wire logic [IdW-1:0]  in2_flow_i,
+  /// Incoming stage 2 writes a new rate ...
+  input  wire logic            in2_rate_we_i,
+  /// ... this one.
+  input  wire logic [31:0]     in2_rate_i,
+  /// Stage 2's protocol tokens.
+  input  wire logic [15:0]     in2_tokens_i,
+  /// Stage 2's event is an RxPull ...
+  input  wire logic            in2_pull_i,
+  /// ... with this cumulative pull number.
+  input  wire logic [15:0]     in2_grant_i,
+  /// Periodic calls the protocol this cycle ...
+  input  wire logic            per_call_i,
+  /// ... for this flow.
+  input  wire logic [IdW-1:0]  per_flow_i,
+  /// Periodic's protocol writes a new rate ...
+  input  wire logic            per_rate_we_i,
+  /// ... this one.
+  input  wire logic [31:0]     per_rate_i,
+  /// Periodic's protocol adds tokens ...
+  input  wire logic            per_tokens_we_i,
+  /// ... this many.
+  input  wire logic [15:0]     per_tokens_i,
+  /// A periodic call was cancelled by a credit clash (counted).
+  input  wire logic            per_cancelled_i,
+  /// Next-seg's flow holds a permit.
+  output logic                 credit_ok_o,
+  /// ... and another one after this segment.
+  output logic                 credit_more_o,
+  /// Active-set insert: a grant ...
+  output logic                 ins_o,
+  /// ... for this flow (also the status flow of pull_stale_o / tok_excess_o).
+  output logic [IdW-1:0]       ins_flow_o,
+  /// A stale pull number (token; counted, reported).
+  output logic                 pull_stale_o,
+  /// An add cut at 65535 permits (counted, reported).
+  output logic                 tok_excess_o,
+  /// Rate: ADD initialises the flow's credit.
+  output logic                 rc_init_valid_o,
+  /// Its flow.
+  output logic [IdW-1:0]       rc_init_flow_o,
+  /// The flow's segment size.
+  output logic [LenW-1:0]      rc_init_len_o,
+  /// Rate: a protocol's new rate (registered).
+  output logic                 rc_upd_valid_o,
+  /// Its flow.
+  output logic [IdW-1:0]       rc_upd_flow_o,
+  /// The rate.
+  output logic [31:0]          rc_upd_rate_o,
+  /// Rate: the flow asks for permits (registered).
+  output logic                 rc_req_valid_o,
+  /// Its flow.
+  output logic [IdW-1:0]       rc_req_flow_o,
+  /// Rate: permits granted ...
+  input  wire logic            rc_grant_valid_i,
+  /// ... to this flow ...
+  input  wire logic [IdW-1:0]  rc_grant_flow_i,
+  /// ... this many.
+  input  wire logic [4:0]      rc_grant_cnt_i,
+  /// Credit counters (rate_* fields are the rate cell's, filled in by the top).
+  output credit_stats_t        credit_stats_o
+);
+  localparam bit CreditOn = CreditScheme != CreditWindow;
+  localparam bit RateOn   = CreditScheme == CreditRate;
+  /// Rate: a fire that leaves at most LowMark permits asks for more.
+  localparam int unsigned LowMark = 12;
+
+  typedef logic [IdW-1:0] flow_t;
+  typedef logic [15:0]    perm_t;
+  typedef struct packed {
+    logic        valid;
+    flow_t       flow;
+    logic [16:0] add;       // tokens or permits to add (before the cut)
+    logic        pull_we;   // an RxPull: pull carries its cumulative number
+    logic [15:0] pull;
+  } grant_t;
+  grant_t g_q, g_d;
+  credit_stats_t cstats_q, cstats_d;
+  logic   n_park;           // next-seg found the flow without a permit
+  logic   n_perm_high;      // ... more than LowMark permits after this segment
+  logic   g_stale, g_excess;
+
+  if (CreditOn) begin : g_credit
+    perm_t granted_n, used_n, granted_g, used_g, pull_g, n_perm, g_room, g_delta, g_add;
+    logic  g_after, g_cut;
+    logic [16:0] g_total;
+    logic  used_we;
+    // granted: next-seg's copy (registered, ns_flow_d_i) and the grant
+    // stage's (combinational, g_q.flow).
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
+                      .Clear(1), .Init(16'(TokensInit))) u_granted_n (
+      .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(granted_g + g_add),
+      .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(ns_flow_d_i), .rdata_o(granted_n));
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+                      .Clear(1), .Init(16'(TokensInit))) u_granted_g (
+      .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(granted_g + g_add),
+      .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow), .rdata_o(granted_g));
+    assign used_we = ns_fire_i;
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
+                      .Clear(1)) u_used_n (
+      .clk_i(clk_i), .we_i(used_we), .waddr_i(ns_flow_i), .wdata_i(used_n + 16'd1),
+      .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(ns_flow_d_i), .rdata_o(used_n));
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+                      .Clear(1)) u_used_g (
+      .clk_i(clk_i), .we_i(used_we), .waddr_i(ns_flow_i), .wdata_i(used_n + 16'd1),
+      .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow), .rdata_o(used_g));
+    // The last cumulative pull number (token scheme).
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+                      .Clear(1)) u_pull (
+      .clk_i(clk_i), .we_i(g_q.valid && g_q.pull_we && g_after), .waddr_i(g_q.flow),
+      .wdata_i(g_q.pull), .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow),
+      .rdata_o(pull_g));
+
+    assign n_perm        = granted_n - used_n;
+    assign credit_ok_o   = n_perm != '0;
+    assign credit_more_o = n_perm != 16'd1;
+    assign n_perm_high   = n_perm > perm_t'(LowMark + 1);
+    assign n_park        = ns_want_i && !credit_ok_o;
+
+    // Grant stage.
+    assign g_delta  = g_q.pull - pull_g;
+    assign g_after  = g_q.pull_we && !g_delta[15] && g_delta != '0;
+    assign g_total  = g_q.add + (g_after ? 17'(g_delta) : 17'd0);
+    assign g_room   = 16'hffff - (granted_g - used_g);
+    assign g_cut    = g_total > 17'(g_room);
+    assign g_stale  = g_q.valid && g_q.pull_we && !g_after;
+    assign g_excess = g_q.valid && g_cut;
+    assign g_add    = g_cut ? g_room : 16'(g_total);
+
+    if (RateOn) begin : g_rate
+      always_comb begin
+        g_d       = '0;
+        g_d.valid = rc_grant_valid_i;
+        g_d.flow  = rc_grant_flow_i;
+        g_d.add   = 17'(rc_grant_cnt_i);
+      end
+      logic unused_tok;
+      assign unused_tok = ^{in2_tokens_i, in2_pull_i, in2_grant_i, per_tokens_we_i, per_tokens_i,
+                            in2_cred_i};
+    end else begin : g_token
+      always_comb begin
+        g_d = '0;
+        if (in2_cred_i) begin
+          g_d.valid   = 1'b1;
+          g_d.flow    = in2_flow_i;
+          g_d.add     = 17'(in2_tokens_i);
+          g_d.pull_we = in2_pull_i;
+          g_d.pull    = in2_grant_i;
+        end else if (per_call_i && per_tokens_we_i) begin
+          g_d.valid   = 1'b1;
+          g_d.flow    = per_flow_i;
+          g_d.add     = 17'(per_tokens_i);
+        end
+      end
+      logic unused_rate;
+      assign unused_rate = ^{rc_grant_valid_i, rc_grant_flow_i, rc_grant_cnt_i};
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        g_q.valid <= 1'b0;
+      end else begin
+        g_q.valid <= g_d.valid;
+      end
+      g_q.flow    <= g_d.flow;
+      g_q.add     <= g_d.add;
+      g_q.pull_we <= g_d.pull_we;
+      g_q.pull    <= g_d.pull;
+    end
+
+    always_comb begin
+      cstats_d = cstats_q;
+      if (g_stale)         cstats_d.pull_stale += 1;
+      if (g_excess)        cstats_d.tok_excess += 1;
+      if (per_cancelled_i) cstats_d.per_cancelled += 1;
+      if (n_park)          cstats_d.parks += 1;
+      if (g_q.valid)       cstats_d.permits += 32'(g_add);
+    end
+  end else begin : g_no_credit
+    assign credit_ok_o   = 1'b1;
+    assign credit_more_o = 1'b1;
+    assign n_perm_high   = 1'b1;
+    assign n_park        = 1'b0;
+    assign g_d           = '0;
+    assign g_q           = '0;
+    assign cstats_d      = cstats_q;
+    assign g_stale       = 1'b0;
+    assign g_excess      = 1'b0;
+    logic unused_credit;
+    assign unused_credit = ^{in2_cred_i, in2_tokens_i, in2_pull_i, in2_grant_i, per_tokens_we_i,
+                             per_tokens_i, per_cancelled_i, ns_flow_d_i, ns_want_i, rc_grant_valid_i,
+                             rc_grant_flow_i, rc_grant_cnt_i, g_d, g_q};
+  end
+
+  assign ins_o        = g_q.valid;
+  assign ins_flow_o   = g_q.flow;
+  assign pull_stale_o = g_stale;
+  assign tok_excess_o = g_excess;
+
+  // Rate scheme: ADD initialises the flow's credit; new rates and permit
+  // requests leave registered.
+  logic        rc_upd_d, rc_req_d;
+  flow_t       rc_upd_flow_d, rc_req_flow_d;
+  logic [31:0] rc_upd_rate_d;
+  assign rc_init_valid_o = RateOn && ctrl_add_i;
+  assign rc_init_flow_o  = ctrl_flow_i;
+  assign rc_init_len_o   = ctrl_len_i;
+  assign rc_upd_d        = RateOn && (in2_rate_we_i || (per_call_i && per_rate_we_i));
+  assign rc_upd_flow_d   = in2_rate_we_i ? in2_flow_i : per_flow_i;
+  assign rc_upd_rate_d   = in2_rate_we_i ? in2_rate_i : per_rate_i;
+  // A park, or a segment that leaves at most LowMark permits.
+  assign rc_req_d        = RateOn && (n_park || (ns_fire_i && !n_perm_high));
+  assign rc_req_flow_d   = ns_flow_i;
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      rc_upd_valid_o <= 1'b0;
+      rc_req_valid_o <= 1'b0;
+      cstats_q       <= '0;
+    end else begin
+      rc_upd_valid_o <= rc_upd_d;
+      rc_req_valid_o <= rc_req_d;
+      cstats_q       <= cstats_d;
+    end
+    rc_upd_flow_o <= rc_upd_flow_d;
+    rc_upd_rate_o <= rc_upd_rate_d;
+    rc_req_flow_o <= rc_req_flow_d;
+  end
+  assign credit_stats_o = cstats_q;
+endmodule
+
+`default_nettype wire

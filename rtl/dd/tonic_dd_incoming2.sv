@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_dd_incoming2: stage 2 of the DD engine's incoming pipeline, the protocol's tonic_proto_incoming and the engine's rules on its outputs.
+//
+// Stage 2 takes the event stage 1 registered (s1_*_i) and the flow's state
+// (registered reads of the state bank addressed with stage 1's flow a cycle
+// earlier), calls the protocol's tonic_proto_incoming and writes the window
+// group (cwnd, mark, cold word {rto, armed, user}, deadline) of its flow.
+// The sent bitmap it sees includes next-seg's flip of this cycle; FlightSize
+// counts a new segment next-seg sent in the last cycle. Slid positions stop
+// being pending; marked ones become pending (mark = ~sent). Stage 2 always
+// writes its flow's window group when it runs: periodic, the other writer,
+// never writes that flow in that cycle (tonic_dd_periodic).
+`default_nettype none
+
+/// Incoming stage 2 of the DD engine (the protocol call).
+module tonic_dd_incoming2
+  import tonic_dd_pkg::*;
+#(
+  /// Number of flows (a power of two >= 4).
+  parameter int unsigned FlowCount = 1024,
+  /// Window ring size in segments (a power of two, 8..256).
+  parameter int unsigned W = 128,
+  /// The protocol's user-state width.
+  parameter int unsigned UserW = 1,
+  /// The protocol's RTO floor (cycles).
+  parameter int unsigned RtoMin = 1,
+  /// The protocol's credit scheme.
+  parameter credit_e CreditScheme = CreditWindow,
+  /// Flow id width (do not override).
+  localparam int unsigned IdW = $clog2(FlowCount),
+  /// Count width, 0..W (do not override).
+  localparam int unsigned CntW = $clog2(W) + 1,
+  /// Cold word width {rto, armed, user} (do not override).
+  localparam int unsigned ColdW = 32 + 1 + UserW
+) (
+  /// The time (cycles).
+  input  wire logic [31:0]      now_i,
+  /// The init sweep runs.
+  input  wire logic             init_i,
+  /// Stage 1's event valid.
+  input  wire logic             s1_valid_i,
+  /// Event: flow.
+  input  wire logic [IdW-1:0]   s1_flow_i,
+  /// Event: type.
+  input  wire rx_type_e         s1_type_i,
+  /// Event: cumulative ack.
+  input  wire seq_t             s1_cum_ack_i,
+  /// Event: SACK valid.
+  input  wire logic             s1_sack_valid_i,
+  /// Event: SACK index.
+  input  wire seq_t             s1_sack_idx_i,
+  /// Event: ECN.
+  input  wire logic             s1_ecn_i,
+  /// Event: grant.
+  input  wire logic [15:0]      s1_grant_i,
+  /// wnd_start before stage 1's write.
+  input  wire seq_t             s1_old_start_i,
+  /// wnd_start after stage 1's write.
+  input  wire seq_t             s1_new_start_i,
+  /// Segments newly acked.
+  input  wire logic [CntW-1:0]  s1_newly_i,
+  /// Duplicate ack.
+  input  wire logic             s1_dup_i,
+  /// Ring positions that left the window.
+  input  wire logic [W-1:0]     s1_slid_i,
+  /// next_new seen by stage 1 (trace).
+  input  wire seq_t             s1_next_new_i,
+  /// next_new seen by stage 1 minus the new wnd_start.
+  input  wire logic [CntW-1:0]  s1_flight_i,
+  /// present of the flow (state bank).
+  input  wire logic             present_i,
+  /// posted of the flow.
+  input  wire seq_t             posted_i,
+  /// next_new of the flow.
+  input  wire seq_t             next_i,
+  /// acked bitmap of the flow.
+  input  wire logic [W-1:0]     acked_i,
+  /// sent bitmap of the flow.
+  input  wire logic [W-1:0]     sent_i,
+  /// cwnd of the flow.
+  input  wire logic [CntW-1:0]  wnd_i,
+  /// mark bitmap of the flow.
+  input  wire logic [W-1:0]     mark_i,
+  /// Cold word of the flow.
+  input  wire logic [ColdW-1:0] cold_i,
+  /// Next-seg generates a segment this cycle ...
+  input  wire logic             ns_fire_i,
+  /// ... a retransmission ...
+  input  wire logic             ns_rtx_i,
+  /// ... of this flow ...
+  input  wire logic [IdW-1:0]   ns_flow_i,
+  /// ... flipping this sent bit.
+  input  wire logic [W-1:0]     ns_flip_i,
+  /// Next-seg sent a new segment in the last cycle ...
+  input  wire logic             ns_new_q_i,
+  /// ... of this flow.
+  input  wire logic [IdW-1:0]   ns_flow_q_i,
+  /// Stage 2 runs (and writes) this cycle.
+  output logic                  go_o,
+  /// Its flow (also the window-group write address).
+  output logic [IdW-1:0]        flow_o,
+  /// The event advanced wnd_start.
+  output logic                  advanced_o,
+  /// Active-set insert: the window moved or the protocol wrote cwnd / marks.
+  output logic                  ins_o,
+  /// cwnd write enable.
+  output logic                  wnd_we_o,
+  /// cwnd write data.
+  output logic [CntW-1:0]       wnd_wd_o,
+  /// mark write enable.
+  output logic                  mark_we_o,
+  /// mark write data.
+  output logic [W-1:0]          mark_wd_o,
+  /// Cold word write enable.
+  output logic                  cold_we_o,
+  /// Cold word write data.
+  output logic [ColdW-1:0]      cold_wd_o,
+  /// Deadline write enable (timer restarted).
+  output logic                  deadline_we_o,
+  /// Deadline write data.
+  output logic [31:0]           deadline_wd_o,
+  /// Credit schemes: stage 2 writes rate or tokens this cycle (any flow).
+  output logic                  cred_o,
+  /// The protocol wrote a new rate ...
+  output logic                  rate_we_o,
+  /// ... this one.
+  output logic [31:0]           rate_o,
+  /// Tokens the protocol adds (token scheme; with cred_o).
+  output logic [15:0]           tokens_o,
+  /// The event is an RxPull (its grant is a cumulative pull number).
+  output logic                  pull_o,
+  /// Trace of this cycle's write.
+  output dd_trace_t             trace_o
+);
+  localparam int unsigned IdxW = $clog2(W);
+  typedef logic [IdW-1:0]   flow_t;
+  typedef logic [W-1:0]     ring_t;
+  typedef logic [CntW-1:0]  cnt_t;
+  typedef logic [UserW-1:0] user_w_t;
+  typedef struct packed {
+    logic [31:0] rto;
+    logic        armed;
+    user_w_t     user;
+  } cold_t;
+
+  `include "tonic_dd_proto_rules.svh"
+
+  flow_t  i2f;
+  seq_t   i2_nn;
+  cnt_t   i2_flight;
+  ring_t  i2_sent, i2_pending;
+  cold_t  cold_i2, cold_wd;
+  logic   i2_wnd_we, i2_mark_we, i2_rto_we, i2_restart, i2_user_we;
+  cnt_t   i2_wnd;
+  seq_t   i2_mark_lo, i2_mark_hi;
+  logic [31:0] i2_rto;
+  user_w_t i2_user;
+  logic   i2_rate_we, i2_tok_we;
+  logic [31:0] i2_rate;
+  logic [15:0] i2_tok;
+  assign i2f     = s1_flow_i;
+  assign i2_nn   = next_i;
+  assign cold_i2 = cold_t'(cold_i);
+  // FlightSize = next_new - new window start. Stage 1 subtracted the
+  // next_new it saw; next_new has moved since only if next-seg sent a new
+  // segment of this flow in the last cycle (a small add, not a 32-bit
+  // subtract in front of the protocol).
+  assign i2_flight  = s1_flight_i + cnt_t'(ns_new_q_i && ns_flow_q_i == i2f);
+  // sent including next-seg's write of this cycle.
+  assign i2_sent    = sent_i ^ ((ns_fire_i && ns_rtx_i && ns_flow_i == i2f) ? ns_flip_i : '0);
+  assign i2_pending = mark_i ^ i2_sent;
+
+  tonic_proto_incoming #(
+    .W    (W),
+    .UserW(UserW)
+  ) u_proto_in (
+    .now_i          (now_i),
+    .wnd_start_i    (s1_new_start_i),
+    .wnd_i          (wnd_i),
+    .next_new_i     (i2_nn),
+    .posted_i       (posted_i),
+    .flight_i       (i2_flight),
+    .acked_i        (acked_i),
+    .pending_i      (i2_pending),
+    .rto_i          (cold_i2.rto),
+    .user_i         (cold_i2.user),
+    .type_i         (s1_type_i),
+    .cum_ack_i      (s1_cum_ack_i),
+    .sack_valid_i   (s1_sack_valid_i),
+    .sack_idx_i     (s1_sack_idx_i),
+    .ecn_i          (s1_ecn_i),
+    .grant_i        (s1_grant_i),
+    .old_start_i    (s1_old_start_i),
+    .newly_acked_i  (s1_newly_i),
+    .dup_i          (s1_dup_i),
+    .wnd_we_o       (i2_wnd_we),
+    .wnd_o          (i2_wnd),
+    .mark_we_o      (i2_mark_we),
+    .mark_lo_o      (i2_mark_lo),
+    .mark_hi_o      (i2_mark_hi),
+    .rto_we_o       (i2_rto_we),
+    .rto_o          (i2_rto),
+    .timer_restart_o(i2_restart),
+    .user_we_o      (i2_user_we),
+    .user_o         (i2_user),
+    .rate_we_o      (i2_rate_we),
+    .rate_o         (i2_rate),
+    .tokens_we_o    (i2_tok_we),
+    .tokens_o       (i2_tok)
+  );
+
+  ring_t  i2_mark_mask, i2_mark_new;
+  logic [31:0] i2_rto_new;
+  cnt_t   i2_wnd_new;
+  assign i2_mark_mask = mark_positions(i2_mark_we, i2_mark_lo, i2_mark_hi, s1_new_start_i, i2_nn,
+                                       acked_i);
+  // Slid positions stop being pending; marked ones become pending.
+  assign i2_mark_new  = (((mark_i & ~s1_slid_i) | (i2_sent & s1_slid_i)) & ~i2_mark_mask)
+                      | (~i2_sent & i2_mark_mask);
+  assign i2_rto_new   = rto_after(i2_rto_we, i2_rto, cold_i2.rto);
+  assign i2_wnd_new   = wnd_clamp(i2_wnd);
+
+  logic i2_go;
+  assign i2_go      = s1_valid_i && present_i && !init_i;
+  assign go_o       = i2_go;
+  assign flow_o     = i2f;
+  assign advanced_o = s1_new_start_i != s1_old_start_i;
+  assign ins_o      = i2_go && (advanced_o || i2_wnd_we || i2_mark_we);
+
+  // Window-group writes. The timer is disarmed when nothing is in flight,
+  // armed when the protocol restarts it.
+  always_comb begin
+    cold_wd     = cold_i2;
+    cold_wd.rto = i2_rto_new;
+    if (i2_user_we) cold_wd.user = i2_user;
+    if (s1_new_start_i == i2_nn) begin
+      cold_wd.armed = 1'b0;
+    end else if (i2_restart) begin
+      cold_wd.armed = 1'b1;
+    end
+  end
+  assign cold_we_o     = i2_go;
+  assign cold_wd_o     = cold_wd;
+  assign deadline_we_o = i2_go && s1_new_start_i != i2_nn && i2_restart;
+  assign deadline_wd_o = now_i + i2_rto_new;
+  assign wnd_we_o      = i2_go && i2_wnd_we;
+  assign wnd_wd_o      = i2_wnd_new;
+  assign mark_we_o     = i2_go;
+  assign mark_wd_o     = i2_mark_new;
+
+  // Credit outputs (rate: a new rate; token: tokens or a pull).
+  assign pull_o      = s1_type_i == RxPull;
+  assign rate_we_o   = i2_go && i2_rate_we;
+  assign rate_o      = i2_rate;
+  assign tokens_o    = i2_tok;
+  if (CreditScheme == CreditRate) begin : g_cred_rate
+    assign cred_o = i2_go && i2_rate_we;
+    logic unused_tok_we;
+    assign unused_tok_we = i2_tok_we;
+  end else if (CreditScheme == CreditToken) begin : g_cred_token
+    assign cred_o = i2_go && (i2_tok_we || pull_o);
+  end else begin : g_cred_window
+    assign cred_o = 1'b0;
+    logic unused_tok_we;
+    assign unused_tok_we = i2_tok_we;
+  end
+
+  // Trace.
+  cnt_t    tr_wnd;
+  user_w_t tr_user;
+  assign tr_wnd  = i2_wnd_we ? i2_wnd_new : wnd_i;
+  assign tr_user = i2_user_we ? i2_user : cold_i2.user;
+  always_comb begin
+    trace_o           = '0;
+    trace_o.valid     = i2_go;
+    trace_o.flow      = 16'(i2f);
+    trace_o.next_new  = i2_nn;
+    trace_o.next_new1 = s1_next_new_i;
+    trace_o.wnd       = 16'(tr_wnd);
+    trace_o.rto       = i2_rto_new;
+    trace_o.user      = 128'(tr_user);
+  end
+endmodule
+
+`default_nettype wire
