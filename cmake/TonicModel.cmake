@@ -111,8 +111,10 @@ endfunction()
 # and of the protocol folders (scripts/registry.mjs derives every protocol's
 # builds from protocols/<name>/). At configure time it writes them as CMake
 # variables (generated/manifest.cmake: TONIC_CONFIGS, TONIC_CONFIG_<name>_*,
-# TONIC_PROTOCOLS), and registry.mjs writes the C++ protocol registry
-# (generated/tonic/*.hpp); CMake never parses a manifest itself. Editing a
+# TONIC_PROTOCOLS), registry.mjs writes the C++ protocol registry
+# (generated/tonic/*.hpp) and rtl-types.mjs the layout of tonic_top's
+# counter ports from its package (tonic/stats_layout.hpp); CMake never
+# parses a manifest itself. Editing a
 # manifest, a descriptor or a user_configs.vh, or adding a protocol folder,
 # re-runs the configure step.
 # TONIC_ONLY_PROTOCOLS (a list): a build tree with only those protocol
@@ -121,7 +123,8 @@ set(TONIC_ONLY_PROTOCOLS "" CACHE STRING "only these protocols/<name> folders (e
 string(REPLACE ";" "," _tonic_only "${TONIC_ONLY_PROTOCOLS}")
 set(TONIC_GENERATED_DIR ${CMAKE_BINARY_DIR}/generated)
 foreach(step "scripts/manifest.mjs;--cmake;${TONIC_GENERATED_DIR}/manifest.cmake"
-             "scripts/registry.mjs;--cpp;${TONIC_GENERATED_DIR}")
+             "scripts/registry.mjs;--cpp;${TONIC_GENERATED_DIR}"
+             "scripts/rtl-types.mjs;--cpp;${TONIC_GENERATED_DIR}")
   execute_process(COMMAND ${CMAKE_COMMAND} -E env TONIC_ONLY_PROTOCOLS=${_tonic_only} ${TONIC_NODE} ${step}
                   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -131,7 +134,8 @@ foreach(step "scripts/manifest.mjs;--cmake;${TONIC_GENERATED_DIR}/manifest.cmake
   endif()
 endforeach()
 include(${TONIC_GENERATED_DIR}/manifest.cmake)
-set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TONIC_CONFIG_SOURCES})
+set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TONIC_CONFIG_SOURCES}
+             ${CMAKE_SOURCE_DIR}/rtl/dd/tonic_dd_pkg.sv ${CMAKE_SOURCE_DIR}/scripts/rtl-types.mjs)
 
 # tonic_lib: the C++ library the products (sim/) and the tests (tb/) share,
 # headers only: lib/tonic/ (port types, top driver, scoreboard, receiver /

@@ -11,35 +11,28 @@
 #include <utility>
 
 #include "tonic/harness.hpp"
+#include "tonic/stats_layout.hpp"  // DdStat, CreditStat: generated from tonic_dd_pkg
 
 namespace tonic {
-
-/// credit_stats_o (tonic_dd_pkg::credit_stats_t), 32-bit fields from the
-/// least significant word.
-enum class CreditStat : int {
-  kPermits = 0, kRateWaits = 1, kRateUpdates = 2, kParks = 3, kPerCancelled = 4, kTokExcess = 5,
-  kPullStale = 6, kRateClamped = 7
-};
-
-/// stats_o (tonic_dd_pkg::dd_stats_t), 32-bit fields, the last field
-/// (segments) in word 0.
-enum class DdStat : int {
-  kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4, kRxBadSack = 5,
-  kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8, kRxFlowRange = 9, kRxStaleAck = 10,
-  kCtrlAddPresent = 11, kCtrlAbsent = 12, kCtrlPostRange = 13, kCtrlBadOp = 14, kCtrlFlowRange = 15,
-  kCtrlRemoveUnacked = 16, kWdogTrips = 17
-};
 
 /// The bad-input counters of stats_o with their dd_stats_t names
 /// (docs/robustness.md), for reports.
 inline constexpr std::pair<const char*, DdStat> kDdBadInputStats[] = {
-    {"rx_unknown_flow", DdStat::kRxUnknownFlow}, {"rx_flow_range", DdStat::kRxFlowRange},
-    {"rx_bad_type", DdStat::kRxBadType},         {"rx_bad_ack", DdStat::kRxBadAck},
-    {"rx_stale_ack", DdStat::kRxStaleAck},       {"rx_bad_sack", DdStat::kRxBadSack},
-    {"ctrl_add_present", DdStat::kCtrlAddPresent}, {"ctrl_absent", DdStat::kCtrlAbsent},
-    {"ctrl_post_range", DdStat::kCtrlPostRange}, {"ctrl_bad_op", DdStat::kCtrlBadOp},
-    {"ctrl_flow_range", DdStat::kCtrlFlowRange}, {"ctrl_remove_unacked", DdStat::kCtrlRemoveUnacked},
-    {"note_drops", DdStat::kNoteDrops},          {"wdog_trips", DdStat::kWdogTrips}};
+    {name_of(DdStat::kRxUnknownFlow), DdStat::kRxUnknownFlow},
+    {name_of(DdStat::kRxFlowRange), DdStat::kRxFlowRange},
+    {name_of(DdStat::kRxBadType), DdStat::kRxBadType},
+    {name_of(DdStat::kRxBadAck), DdStat::kRxBadAck},
+    {name_of(DdStat::kRxStaleAck), DdStat::kRxStaleAck},
+    {name_of(DdStat::kRxBadSack), DdStat::kRxBadSack},
+    {name_of(DdStat::kCtrlAddPresent), DdStat::kCtrlAddPresent},
+    {name_of(DdStat::kCtrlAbsent), DdStat::kCtrlAbsent},
+    {name_of(DdStat::kCtrlPostRange), DdStat::kCtrlPostRange},
+    {name_of(DdStat::kCtrlBadOp), DdStat::kCtrlBadOp},
+    {name_of(DdStat::kCtrlFlowRange), DdStat::kCtrlFlowRange},
+    {name_of(DdStat::kCtrlRemoveUnacked), DdStat::kCtrlRemoveUnacked},
+    {name_of(DdStat::kNoteDrops), DdStat::kNoteDrops},
+    {name_of(DdStat::kWdogTrips), DdStat::kWdogTrips},
+};
 
 /// ctrl_op_i (tonic_dd_pkg::ctrl_op_e) and rx_type_i (rx_type_e).
 enum class CtrlOp : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };

@@ -58,12 +58,8 @@ struct Config {
   uint32_t flow = 5;
 };
 
-/// Counters of tonic_top's stats_o (dd_stats_t, 32-bit fields, the last
-/// field in word 0).
-enum class Stat : int {
-  kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4,
-  kRxBadSack = 5, kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8
-};
+/// Counters of tonic_top's stats_o (tonic/stats_layout.hpp, generated from the package).
+using Stat = DdStat;
 
 struct Result {
   std::string protocol;

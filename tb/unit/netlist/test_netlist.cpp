@@ -35,9 +35,8 @@ namespace {
 using Rtl = TONIC_NL_RTL;
 using Net = TONIC_NL_NET;
 
-/// stats_o fields (dd_stats_t, 32-bit fields, the last one in word 0).
-enum class Stat : int { kSegments = 0, kRetransmits = 1, kTimeouts = 2, kNoteDrops = 3, kCtrlBad = 4,
-                        kRxBadSack = 5, kRxBadAck = 6, kRxBadType = 7, kRxUnknownFlow = 8 };
+/// Counters of tonic_top's stats_o (tonic/stats_layout.hpp, generated from the package).
+using Stat = tonic::DdStat;
 uint32_t stat(Rtl& d, Stat s) { return d.stats_o[static_cast<int>(s)]; }
 
 ScenarioConfig scenario_config() {

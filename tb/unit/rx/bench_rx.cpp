@@ -18,6 +18,7 @@
 #include "Vrx_1024x128.h"
 #include "Vrx_16x32.h"
 #include "common/bench.hpp"
+#include "common/ref/rx_engine_ref.hpp"
 #include "tonic/harness.hpp"
 #include "tonic/seq.hpp"
 #include "tonic/rng.hpp"

@@ -466,15 +466,15 @@ class Soak {
   Stats read_stats() {
     auto& d = h_.dut();
     Stats s;
-    s.segs = d.stats_o[0];
-    s.rtx = d.stats_o[1];
-    s.ctrl_bad = d.stats_o[4];
-    s.bad_sack = d.stats_o[5];
-    s.bad_ack = d.stats_o[6];
-    s.bad_type = d.stats_o[7];
-    s.unknown = d.stats_o[8];
-    s.flow_range = d.stats_o[9];
-    s.wdog = d.stats_o[17];
+    s.segs = d.stats_o[static_cast<int>(DdStat::kSegments)];
+    s.rtx = d.stats_o[static_cast<int>(DdStat::kRetransmits)];
+    s.ctrl_bad = d.stats_o[static_cast<int>(DdStat::kCtrlBad)];
+    s.bad_sack = d.stats_o[static_cast<int>(DdStat::kRxBadSack)];
+    s.bad_ack = d.stats_o[static_cast<int>(DdStat::kRxBadAck)];
+    s.bad_type = d.stats_o[static_cast<int>(DdStat::kRxBadType)];
+    s.unknown = d.stats_o[static_cast<int>(DdStat::kRxUnknownFlow)];
+    s.flow_range = d.stats_o[static_cast<int>(DdStat::kRxFlowRange)];
+    s.wdog = d.stats_o[static_cast<int>(DdStat::kWdogTrips)];
     return s;
   }
 

@@ -112,7 +112,7 @@ test('vivado on PATH: runs the flow in the run directory, parses, merges into vi
   assert.equal(rows.length, 1);
   const row = rows[0];
   assert.deepEqual([row.name, row.block, row.config, row.params, row.clock_mhz, row.lut, row.wns_ns, row.met],
-    ['newreno_1024x128_100mhz', 'tonic', 'tonic_newreno_1024x128', { FlowCount: 1024, Window: 128 }, 100, 31874,
+    ['newreno_1024x128_100mhz', 'protocol_newreno', 'tonic_newreno_1024x128', { FlowCount: 1024, Window: 128 }, 100, 31874,
       1.237, true]);
   assert.match(r.out, /vivado-parse: newreno_1024x128_100mhz: 31874 LUT/);
 });
