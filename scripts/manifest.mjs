@@ -183,7 +183,7 @@ export function sourcesOfConfigs() {
 /// (sources and include dirs absolute; PARAMS = params with model_params
 /// over them, as Name=value); TONIC_PROTOCOLS and, per protocol,
 /// TONIC_PROTOCOL_<p>_{CREDIT,RECEIVER}; the model lists of the generated
-/// dispatch headers TONIC_{NET,SOAK,SOAK_NOASSERT,SMALL}_MODELS;
+/// dispatch headers TONIC_{NET,SMALL,SMALL_NOASSERT}_MODELS;
 /// TONIC_CONFIG_SOURCES, the files all this comes from.
 export function cmakeTable(configs) {
   const q = (v) => `[=[${v}]=]`;
@@ -205,8 +205,7 @@ export function cmakeTable(configs) {
   out.push(`set(TONIC_PROTOCOLS ${list(protocols.map((p) => p.name))})`);
   // The models of the generated dispatch headers (tonic/*_models.hpp).
   out.push(`set(TONIC_NET_MODELS ${list(networkBuilds(protocols).map((c) => c.name))})`);
-  for (const [v, pattern] of [['SOAK', 'tonic_soak_{p}_{size}'], ['SOAK_NOASSERT', 'tonic_soak_{p}_{size}_noassert'],
-    ['SMALL', 'tonic_{p}_{size}']]) {
+  for (const [v, pattern] of [['SMALL', 'tonic_{p}_{size}'], ['SMALL_NOASSERT', 'tonic_{p}_{size}_noassert']]) {
     const names = protocols.map((p) => pattern.replace('{p}', p.name).replace('{size}', `${p.small.flows}x${p.small.window}`));
     out.push(`set(TONIC_${v}_MODELS ${list(names)})`);
   }

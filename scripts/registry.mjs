@@ -30,9 +30,10 @@
 //   builds         extra tonic_top builds: [{flows, window, suffix?,
 //                  synth?, model?, defines?, model_params?, lint?}]
 // Every protocol gets, without listing them: tonic_<name>_1024x128 (model,
-// lint, synthesis; the build the simulators run), tonic_<name>_<small> (model), tonic_soak_<name>_<small>
-// (model with the structural memories and the RTL assertions) and
-// tonic_soak_<name>_<small>_noassert (without them), <name>_incoming
+// lint, synthesis; the build the simulators run), tonic_<name>_<small> (the
+// tests', soak's and fuzz replay's model: the structural memories and the
+// RTL assertions), tonic_<name>_<small>_noassert (without the assertions),
+// <name>_incoming
 // (lint, synthesis) and <name>_periodic (lint).
 //
 // The constants come from user_configs.vh itself: its `localparam`s are
@@ -352,14 +353,14 @@ export function protocolConfigs(p) {
     ...(b.synth_note ? { synth_note: b.synth_note } : {}),
   });
   const size = (b) => `${b.flows}x${b.window}`;
-  // The soak builds use the structural memories (SimRam 0) with the RTL
-  // assertions (TONIC_ASSERT), and once without them to measure their cost.
-  const soak = { ...p.small, model_params: { SimRam: 0 }, lint: false };
+  // The small build of the tests, the soak and the fuzz replay: the
+  // structural memories (SimRam 0, what synthesis sees) with the RTL
+  // assertions (TONIC_ASSERT); once more without them, for their cost.
+  const small = { ...p.small, model_params: { SimRam: 0 }, lint: false };
   const out = [
     top({ flows: 1024, window: 128, synth: true, network: true }, `tonic_${p.name}_1024x128`),
-    top({ ...p.small, lint: false }, `tonic_${p.name}_${size(p.small)}`),
-    top({ ...soak, defines: { TONIC_ASSERT: 1 } }, `tonic_soak_${p.name}_${size(p.small)}`),
-    top(soak, `tonic_soak_${p.name}_${size(p.small)}_noassert`),
+    top({ ...small, defines: { TONIC_ASSERT: 1 } }, `tonic_${p.name}_${size(p.small)}`),
+    top(small, `tonic_${p.name}_${size(p.small)}_noassert`),
   ];
   // A build with its own defines is a variant of the constants for network
   // scenarios (e.g. a 200 ms RTO at a 100 ns cycle): a network build too.
@@ -569,12 +570,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     }
     if (opts.cpp) {
       writeIfChanged(path.join(opts.cpp, 'tonic', 'protocol_registry.hpp'), registryCpp(protocols));
-      writeIfChanged(path.join(opts.cpp, 'tonic', 'soak_models.hpp'),
-        dispatchCpp(protocols, 'with_soak_model', 'tonic_soak_{p}_{size}', (p) => p.small));
-      writeIfChanged(path.join(opts.cpp, 'tonic', 'soak_noassert_models.hpp'),
-        dispatchCpp(protocols, 'with_soak_noassert_model', 'tonic_soak_{p}_{size}_noassert', (p) => p.small));
       writeIfChanged(path.join(opts.cpp, 'tonic', 'small_models.hpp'),
         dispatchCpp(protocols, 'with_small_model', 'tonic_{p}_{size}', (p) => p.small));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'small_noassert_models.hpp'),
+        dispatchCpp(protocols, 'with_small_noassert_model', 'tonic_{p}_{size}_noassert', (p) => p.small));
       writeIfChanged(path.join(opts.cpp, 'tonic', 'net_models.hpp'),
         configDispatchCpp(networkBuilds(protocols), 'with_net_model', 'the network builds of every protocol'));
     }

@@ -61,7 +61,7 @@ struct Protocol {
 };
 
 /// A Verilated model class with its FlowCount and Window, for dispatching
-/// over generated model lists (tonic/soak_models.hpp).
+/// over generated model lists (tonic/small_models.hpp).
 template <class M, uint32_t F, uint32_t W>
 struct ModelTag {
   using Model = M;

@@ -19,11 +19,11 @@ constexpr FuzzConfig config_of<Vtonic_fuzz_newreno_16x16>() { return kNewreno; }
 #endif
 #ifdef VERILATED_VTONIC_FUZZ_ROCEV2_DCQCN_16X128_H_
 template <>
-constexpr FuzzConfig config_of<Vtonic_fuzz_rocev2_dcqcn_16x128>() { return kDcqcn; }
+constexpr FuzzConfig config_of<Vtonic_rocev2_dcqcn_16x128>() { return kDcqcn; }
 #endif
 #ifdef VERILATED_VTONIC_FUZZ_NDP_16X128_H_
 template <>
-constexpr FuzzConfig config_of<Vtonic_fuzz_ndp_16x128>() { return kNdp; }
+constexpr FuzzConfig config_of<Vtonic_ndp_16x128>() { return kNdp; }
 #endif
 
 }  // namespace tonic::fuzz

@@ -12,11 +12,11 @@
 #include "Vtonic_fuzz_newreno_16x16.h"
 using Model = Vtonic_fuzz_newreno_16x16;
 #elif defined(TONIC_FUZZ_TARGET_rocev2_dcqcn_16x128)
-#include "Vtonic_fuzz_rocev2_dcqcn_16x128.h"
-using Model = Vtonic_fuzz_rocev2_dcqcn_16x128;
+#include "Vtonic_rocev2_dcqcn_16x128.h"
+using Model = Vtonic_rocev2_dcqcn_16x128;
 #elif defined(TONIC_FUZZ_TARGET_ndp_16x128)
-#include "Vtonic_fuzz_ndp_16x128.h"
-using Model = Vtonic_fuzz_ndp_16x128;
+#include "Vtonic_ndp_16x128.h"
+using Model = Vtonic_ndp_16x128;
 #else
 #error "define TONIC_FUZZ_TARGET_<name>"
 #endif

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "Vtonic_fuzz_newreno_16x16.h"
-#include "Vtonic_fuzz_ndp_16x128.h"
-#include "Vtonic_fuzz_rocev2_dcqcn_16x128.h"
+#include "Vtonic_ndp_16x128.h"
+#include "Vtonic_rocev2_dcqcn_16x128.h"
 #include "fuzz/configs.hpp"
 
 namespace tonic::fuzz {
@@ -18,9 +18,9 @@ inline bool run_target(const char* name, const uint8_t* data, size_t size, bool 
   if (!std::strcmp(name, kNewreno.name)) {
     FuzzTop<Vtonic_fuzz_newreno_16x16>(kNewreno, verbose, mut).run(data, size);
   } else if (!std::strcmp(name, kDcqcn.name)) {
-    FuzzTop<Vtonic_fuzz_rocev2_dcqcn_16x128>(kDcqcn, verbose, mut).run(data, size);
+    FuzzTop<Vtonic_rocev2_dcqcn_16x128>(kDcqcn, verbose, mut).run(data, size);
   } else if (!std::strcmp(name, kNdp.name)) {
-    FuzzTop<Vtonic_fuzz_ndp_16x128>(kNdp, verbose, mut).run(data, size);
+    FuzzTop<Vtonic_ndp_16x128>(kNdp, verbose, mut).run(data, size);
   } else {
     return false;
   }

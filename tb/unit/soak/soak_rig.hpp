@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The soak rig (docs/soak.md): one tonic_top model with the simulation-only
-// assertions compiled in (the tonic_soak_<name>_<size> builds, TONIC_ASSERT), a host that
+// assertions compiled in (the small tonic_<name>_<size> builds, TONIC_ASSERT), a host that
 // adds, posts, removes and re-adds flows at random, a network with losses,
 // reordering (random extra delay per packet, both ways) and ack losses, the
 // protocol's receiver model (tb/common/ref), a DMA sink with long and

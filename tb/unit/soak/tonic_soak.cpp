@@ -19,9 +19,9 @@
 #include "soak_rig.hpp"
 
 #ifdef TONIC_SOAK_NOASSERT
-#include "tonic/soak_noassert_models.hpp"
+#include "tonic/small_noassert_models.hpp"
 #else
-#include "tonic/soak_models.hpp"
+#include "tonic/small_models.hpp"
 #endif
 
 using namespace tonic::soak;
@@ -30,7 +30,7 @@ namespace registry = tonic::registry;
 namespace {
 
 Result run(ProtocolId p, const Options& o) {
-  // The protocol's small build (tonic_soak_<name>_<flows>x<window>), from
+  // The protocol's small build (tonic_<name>_<flows>x<window>), from
   // the generated dispatch over every protocol folder.
   auto one = [&](auto tag) {
     using T = decltype(tag);
@@ -38,9 +38,9 @@ Result run(ProtocolId p, const Options& o) {
     return s.run();
   };
 #ifdef TONIC_SOAK_NOASSERT
-  return registry::with_soak_noassert_model(p, one);
+  return registry::with_small_noassert_model(p, one);
 #else
-  return registry::with_soak_model(p, one);
+  return registry::with_small_model(p, one);
 #endif
 }
 
