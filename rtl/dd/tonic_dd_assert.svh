@@ -5,7 +5,7 @@
 // processor's internal values are read by hierarchical name (u_next_seg.n_ws).
 // Everything is inside `ifdef
 // TONIC_ASSERT`: only the assertion-enabled Verilator models (the
-// tonic_soak_<protocol>_<size> builds, model_defines TONIC_ASSERT) compile it; lint,
+// small tonic_<protocol>_<size> builds, model_defines TONIC_ASSERT) compile it; lint,
 // synthesis and the fast models see an empty file. Immediate assertions in
 // clocked blocks (Verilator --assert), each message naming its invariant.
 // A failure prints and counts as a Verilator error (the soak raises the
