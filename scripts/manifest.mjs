@@ -167,11 +167,11 @@ export function loadConfigs() {
 
 /// Every file the configs are derived from: a change to any of them re-runs
 /// CMake's configure step (and so this script).
-export function sourcesOfConfigs() {
+export function sourcesOfConfigs(protocols = loadProtocols()) {
   const mdir = path.join(ROOT, 'rtl', 'manifest');
   const files = fs.readdirSync(mdir).filter((f) => f.endsWith('.json')).map((f) => path.join(mdir, f));
   files.push(path.join(ROOT, 'protocols'), path.join(ROOT, 'scripts', 'manifest.mjs'), path.join(ROOT, 'scripts', 'registry.mjs'));
-  for (const p of loadProtocols()) {
+  for (const p of protocols) {
     files.push(path.join(ROOT, p.dir), path.join(ROOT, p.dir, 'protocol.json'), path.join(ROOT, p.dir, 'user_configs.vh'));
   }
   return files.sort();
@@ -212,7 +212,7 @@ export function cmakeTable(configs) {
   for (const p of protocols) {
     out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`);
   }
-  out.push(`set(TONIC_CONFIG_SOURCES ${list(sourcesOfConfigs())})`, '');
+  out.push(`set(TONIC_CONFIG_SOURCES ${list(sourcesOfConfigs(protocols))})`, '');
   return out.join('\n');
 }
 
