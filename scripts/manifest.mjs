@@ -60,7 +60,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { cli } from './lib/cli.mjs';
-import { loadProtocols, networkBuilds, PROTOCOL_FILES, protocolConfigs, writeIfChanged } from './registry.mjs';
+import {
+  loadProtocols, networkBuilds, PROTOCOL_FILES, protocolConfigs, tracedBuilds, twinBuilds, writeIfChanged,
+} from './registry.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -183,7 +185,9 @@ export function sourcesOfConfigs(protocols = loadProtocols()) {
 /// (sources and include dirs absolute; PARAMS = params with model_params
 /// over them, as Name=value); TONIC_PROTOCOLS and, per protocol,
 /// TONIC_PROTOCOL_<p>_{CREDIT,RECEIVER}; the model lists of the generated
-/// dispatch headers TONIC_{NET,SMALL,SMALL_NOASSERT}_MODELS;
+/// dispatch headers TONIC_{NET,SMALL,SMALL_NOASSERT}_MODELS; the builds of
+/// tonic-run's detailed run TONIC_TWIN_MODELS and its traced ones
+/// TONIC_TRACED_MODELS (tonic/twin_models.hpp, tonic/traced_models.hpp);
 /// TONIC_CONFIG_SOURCES, the files all this comes from.
 export function cmakeTable(configs) {
   const q = (v) => `[=[${v}]=]`;
@@ -205,6 +209,8 @@ export function cmakeTable(configs) {
   out.push(`set(TONIC_PROTOCOLS ${list(protocols.map((p) => p.name))})`);
   // The models of the generated dispatch headers (tonic/*_models.hpp).
   out.push(`set(TONIC_NET_MODELS ${list(networkBuilds(protocols).map((c) => c.name))})`);
+  out.push(`set(TONIC_TWIN_MODELS ${list(twinBuilds(protocols).map((c) => c.name))})`);
+  out.push(`set(TONIC_TRACED_MODELS ${list(tracedBuilds(protocols).map((c) => c.name))})`);
   for (const [v, pattern] of [['SMALL', 'tonic_{p}_{size}'], ['SMALL_NOASSERT', 'tonic_{p}_{size}_noassert']]) {
     const names = protocols.map((p) => pattern.replace('{p}', p.name).replace('{size}', `${p.small.flows}x${p.small.window}`));
     out.push(`set(TONIC_${v}_MODELS ${list(names)})`);

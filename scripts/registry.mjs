@@ -29,6 +29,14 @@
 //                  builds (<name>_incoming_w<W>, <name>_periodic_w<W>)
 //   builds         extra tonic_top builds: [{flows, window, suffix?,
 //                  synth?, model?, defines?, model_params?, lint?}]
+//   twin           the class of the protocol's C++ twin, twin.hpp in the
+//                  folder (namespace tonic::ref; docs/protocol-api.md): with
+//                  it the tests and tools check the protocol's state event by
+//                  event. A twin.hpp without this key, or the key without the
+//                  file or the class, is an error.
+//   traced         true: tonic-run-trace carries an FST-traced model of the
+//                  protocol's 1024 x 128 build (`make run ARGS=--trace=F`);
+//                  needs a twin and a tcp / tcp_sack receiver
 // Every protocol gets, without listing them: tonic_<name>_1024x128 (model,
 // lint, synthesis; the build the simulators run), tonic_<name>_<small> (the
 // tests', soak's and fuzz replay's model: the structural memories and the
@@ -257,7 +265,9 @@ export function readUserConfigs(file, defines = {}) {
 // Protocol folders.
 
 const FILES = ['incoming.v', 'periodic_updates.v', 'user_configs.vh'];
-const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds'];
+const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds', 'twin', 'traced'];
+/// The file of a protocol's C++ twin, in its folder.
+export const TWIN_FILE = 'twin.hpp';
 const BUILD_KEYS = ['flows', 'window', 'suffix', 'synth', 'model', 'lint', 'defines', 'model_params', 'synth_note'];
 export const PROBE_ROLES = ['ssthresh', 'in_recovery', 'dup_acks', 'rate'];
 
@@ -316,9 +326,26 @@ export function readProtocol(dir) {
     // A build's defines must still give a readable user_configs.vh.
     if (b.defines) readUserConfigs(path.join(dir, 'user_configs.vh'), b.defines);
   });
+  // The C++ twin: the descriptor names the class of twin.hpp.
+  const twinFile = path.join(dir, TWIN_FILE);
+  const hasTwinFile = fs.existsSync(twinFile);
+  if (d.twin !== undefined) {
+    if (typeof d.twin !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(d.twin)) throw new Error(`${dw}: "twin" must be a C++ class name`);
+    if (!hasTwinFile) throw new Error(`${dw}: "twin" names ${d.twin} but ${where}/${TWIN_FILE} does not exist`);
+    if (!new RegExp(`\\b(struct|class)\\s+${d.twin}\\b`).test(fs.readFileSync(twinFile, 'utf8'))) {
+      throw new Error(`${where}/${TWIN_FILE}: no struct or class ${d.twin} ("twin" of ${dw})`);
+    }
+  } else if (hasTwinFile) {
+    throw new Error(`${dw}: ${where}/${TWIN_FILE} exists: name its class in "twin"`);
+  }
+  const traced = d.traced ?? false;
+  if (typeof traced !== 'boolean') throw new Error(`${dw}: "traced" must be true or false`);
+  if (traced && (!d.twin || !['tcp', 'tcp_sack'].includes(d.receiver) || cfg.credit !== 'window')) {
+    throw new Error(`${dw}: "traced" needs a twin, window credit and a tcp or tcp_sack receiver (the detailed run of tonic-run)`);
+  }
   return {
     name, dir: rel(dir), receiver: d.receiver, host_restart: hostRestart, small, module_windows: moduleWindows,
-    builds, probes, ...cfg,
+    builds, probes, twin: d.twin ?? null, traced, ...cfg,
   };
 }
 
@@ -539,6 +566,124 @@ export function networkBuilds(protocols) {
   return protocols.flatMap((p) => protocolConfigs(p).filter((c) => c.network));
 }
 
+/// The builds of the detailed run (TonicTb: TCP receivers on a link, the
+/// protocol's twin checked after every event): every protocol with a twin,
+/// window credit and a tcp / tcp_sack receiver, its builds with a model,
+/// the behavioural memories, no defines and no suffix; smallest first.
+export function twinBuilds(protocols) {
+  return protocols
+    .filter((p) => p.twin && p.credit === 'window' && ['tcp', 'tcp_sack'].includes(p.receiver))
+    .flatMap((p) => protocolConfigs(p)
+      .filter((c) => c.fileset === 'tonic_top' && c.model !== false && !c.model_defines && c.model_params.SimRam === 1 &&
+        c.name === `tonic_${p.name}_${c.size.flows}x${c.size.window}`)
+      .map((c) => ({ ...c, twin: p.twin })))
+    .sort((a, b) => a.size.flows - b.size.flows || a.size.window - b.size.window);
+}
+
+/// The builds tonic-run-trace carries FST-traced (V<config>_trace): the
+/// 1024 x 128 build of every protocol with "traced": true.
+export function tracedBuilds(protocols) {
+  const traced = new Set(protocols.filter((p) => p.traced).map((p) => p.name));
+  return twinBuilds(protocols).filter((c) => traced.has(c.protocol) && c.size.flows === 1024 && c.size.window === 128);
+}
+
+/// tonic/twin_models.hpp: the TonicParams of each build of the detailed
+/// run (its size and its protocol's twin), the table of those builds
+/// (traced: also in tonic-run-trace) and a dispatch by config name.
+function twinModelsCpp(builds, traced) {
+  const tracedNames = new Set(traced.map((c) => c.name));
+  const twins = [...new Set(builds.map((c) => `${c.protocol_dir}/${TWIN_FILE}`))];
+  return [
+    '// SPDX-License-Identifier: Apache-2.0',
+    '// Generated by scripts/registry.mjs: the builds of the detailed run (protocols with a',
+    '// twin, window credit and a TCP receiver): their TonicParams, their table and',
+    '// with_twin_model(). Do not edit.',
+    '#pragma once',
+    '',
+    '#include <array>',
+    '#include <cstdint>',
+    '#include <stdexcept>',
+    '#include <string>',
+    '#include <string_view>',
+    '',
+    '#include "tonic/protocol_registry.hpp"',
+    '#include "tonic/tonic_tb.hpp"',
+    ...twins.map((t) => `#include "${t}"`),
+    ...builds.map((c) => `#include "V${c.name}.h"`),
+    '',
+    'namespace tonic {',
+    '',
+    ...builds.map((c) => [`template <> struct TonicParams<V${c.name}> {`,
+      `  static constexpr uint32_t kFlows = ${c.size.flows}, kWindow = ${c.size.window}, kRing = 16;  // RingN: tonic_top's default`,
+      `  static constexpr const char* kProto = "${c.protocol}";`,
+      `  using Twin = ref::${c.twin};`,
+      '};'].join('\n')),
+    '',
+    '}  // namespace tonic',
+    '',
+    'namespace tonic::registry {',
+    '',
+    '/// A build of the detailed run.',
+    'struct TwinBuild {',
+    '  const char* config;',
+    '  const char* protocol;',
+    '  uint32_t flows, window;',
+    '  bool traced;  // tonic-run-trace has it FST-traced (V<config>_trace, tonic/traced_models.hpp)',
+    '};',
+    '',
+    '/// The builds, smallest first (the first that fits is the pick).',
+    `inline constexpr std::array<TwinBuild, ${builds.length}> kTwinBuilds{{`,
+    ...builds.map((c) => `    {"${c.name}", "${c.protocol}", ${c.size.flows}, ${c.size.window}, ${tracedNames.has(c.name)}},`),
+    '}};',
+    '',
+    '/// Returns f(ModelTag<V<config>, Flows, Window>{}) as an R, for one build of kTwinBuilds.',
+    'template <class R, class F>',
+    'R with_twin_model(std::string_view config, [[maybe_unused]] F&& f) {',
+    ...builds.map((c) => `  if (config == "${c.name}") return f(ModelTag<V${c.name}, ${c.size.flows}, ${c.size.window}>{});`),
+    '  throw std::out_of_range("with_twin_model: no build " + std::string(config));',
+    '}',
+    '',
+    '}  // namespace tonic::registry',
+    '',
+  ].join('\n');
+}
+
+/// tonic/traced_models.hpp: the traced builds V<config>_trace (tonic-run-trace
+/// only), with the TonicParams of V<config>, and their dispatch.
+function tracedModelsCpp(traced) {
+  return [
+    '// SPDX-License-Identifier: Apache-2.0',
+    '// Generated by scripts/registry.mjs: the FST-traced builds of tonic-run-trace',
+    '// ("traced" in protocol.json) and with_traced_model(). Do not edit.',
+    '#pragma once',
+    '',
+    '#include <stdexcept>',
+    '#include <string>',
+    '#include <string_view>',
+    '',
+    '#include "tonic/twin_models.hpp"',
+    ...traced.map((c) => `#include "V${c.name}_trace.h"`),
+    '',
+    'namespace tonic {',
+    '',
+    ...traced.map((c) => `template <> struct TonicParams<V${c.name}_trace> : TonicParams<V${c.name}> {};`),
+    '',
+    '}  // namespace tonic',
+    '',
+    'namespace tonic::registry {',
+    '',
+    '/// Returns f(ModelTag<V<config>_trace, Flows, Window>{}) as an R, for a traced build of kTwinBuilds.',
+    'template <class R, class F>',
+    'R with_traced_model(std::string_view config, [[maybe_unused]] F&& f) {',
+    ...traced.map((c) => `  if (config == "${c.name}") return f(ModelTag<V${c.name}_trace, ${c.size.flows}, ${c.size.window}>{});`),
+    '  throw std::out_of_range("with_traced_model: no traced build " + std::string(config));',
+    '}',
+    '',
+    '}  // namespace tonic::registry',
+    '',
+  ].join('\n');
+}
+
 /// Writes a generated file only when its text changes (no needless rebuilds).
 export function writeIfChanged(file, text) {
   if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
@@ -572,6 +717,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         dispatchCpp(protocols, 'with_small_noassert_model', 'tonic_{p}_{size}_noassert', (p) => p.small));
       writeIfChanged(path.join(opts.cpp, 'tonic', 'net_models.hpp'),
         configDispatchCpp(networkBuilds(protocols), 'with_net_model', 'the network builds of every protocol'));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'twin_models.hpp'),
+        twinModelsCpp(twinBuilds(protocols), tracedBuilds(protocols)));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'traced_models.hpp'), tracedModelsCpp(tracedBuilds(protocols)));
     }
   } catch (e) {
     process.stderr.write(`registry: ${e.message}\n`);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // AnyReceiver: the receiver model a protocol pairs with (its registry
 // receiver mode: TCP with or without SACK, RoCE (go-back-N, or on request
-// the go-back-0 responder), IRN, NDP; the models of tb/common/ref), behind
+// the go-back-0 responder), IRN, NDP; the models of lib/tonic), behind
 // one interface that turns arriving segments into rx
 // beats for tonic_top. Shared by the soak rig (tb/unit/soak) and tonic-run
 // (sim/run), so neither restates which model answers which protocol.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the C++ twins tb/common/ref/proto_<name>.hpp share: the integer
+// What the C++ twins protocols/<name>/twin.hpp share: the integer
 // rules of rtl/dd/tonic_proto_pkg.sv (same names, same results), the
 // output form of TONIC_PROTO_DRIVE_VALUES (rtl/dd/tonic_proto_ports.svh),
 // the packing of a user_t and the configuration of the TCP protocols.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Inputs and outputs of the protocol modules (docs/protocol-api.md), for
-// the C++ twins tb/common/ref/proto_<name>.hpp.
+// the C++ twins protocols/<name>/twin.hpp.
 //
 // Plain C++ (no Verilator headers); what the twins share beyond the ports
 // is in proto_common.hpp. ProtoIn holds every input port of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // rx beats for tonic_top's testbenches: one built from its fields, one from
-// a receiver model's event (common/ref/rx_common.hpp).
+// a receiver model's event (tonic/rx_common.hpp).
 #pragma once
 
 #include <cstdint>

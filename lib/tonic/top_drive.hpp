@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Port types and drivers of tonic_top shared by its testbenches
-// (tb/unit/tonic's TonicTb, tb/common/sys_tb.hpp's SysTb, the live-lock
+// (TonicTb and SysTb (tonic/tonic_tb.hpp, tonic/sys_tb.hpp), the live-lock
 // rig): the control and rx beats, a segment address that left, the reset
 // and the wait for the DD engine's init sweep.
 #pragma once
@@ -33,6 +33,12 @@ inline constexpr std::pair<const char*, DdStat> kDdBadInputStats[] = {
     {name_of(DdStat::kNoteDrops), DdStat::kNoteDrops},
     {name_of(DdStat::kWdogTrips), DdStat::kWdogTrips},
 };
+
+/// One counter of a tonic_top model's stats_o.
+template <class Model>
+uint32_t dd_stat(const Model& d, DdStat s) {
+  return d.stats_o[static_cast<int>(s)];
+}
 
 /// ctrl_op_i (tonic_dd_pkg::ctrl_op_e) and rx_type_i (rx_type_e).
 enum class CtrlOp : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };

@@ -13,7 +13,7 @@
 //                      NDP modes), fed one arriving descriptor per cycle;
 //                      its control packets go back on the receiver's link.
 //   Gb0ReceiverNic     the go-back-0 responder of the live-lock experiment
-//                      (tb/common/ref/gb0_receiver.hpp; the receiver RTL has
+//                      (lib/tonic/gb0_receiver.hpp; the receiver RTL has
 //                      no go-back-0 mode).
 //
 // Both ends apply nothing of their own to the traffic except the drop

@@ -3,7 +3,7 @@
 // NIC of tonic-netsim (docs/netsim.md, docs/design/window-mode.md). No Tonic
 // sender protocol drives the receiver's window mode (WBASE + WVEC with
 // RESEND), so this NIC runs the window-mode sender model, window_mode::Sender
-// (tb/common/ref/window_mode.hpp), one per flow: each sends its message in
+// (lib/tonic/window_mode.hpp), one per flow: each sends its message in
 // order, at most one packet per cycle over all flows (round robin),
 // back-pressured by the host link like SenderNic; a RESEND queues WBASE
 // and, for a beyond-window drop, the index dropped (BeyondAction::kBoth); a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the go-back-0 receiver model (tb/common/ref/gb0_receiver.hpp):
+// Tests of the go-back-0 receiver model (lib/tonic/gb0_receiver.hpp):
 // directed cases for every rule, then a seeded closed loop against a plain
 // go-back-0 sender whose own bookkeeping predicts the messages completed
 // (a message completes iff one attempt sent all its segments without a

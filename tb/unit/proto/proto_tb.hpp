@@ -23,9 +23,9 @@
 #include <verilated.h>
 
 #include "tonic/proto_io.hpp"
-#include "common/ref/proto_newreno.hpp"
-#include "common/ref/proto_reno.hpp"
-#include "common/ref/proto_sack.hpp"
+#include "protocols/newreno/twin.hpp"
+#include "protocols/reno/twin.hpp"
+#include "protocols/sack/twin.hpp"
 #include "tonic/rng.hpp"
 #include "proto_ports.hpp"
 
@@ -34,7 +34,7 @@ namespace tonic::prototb {
 using ref::ProtoRing;
 using ref::ProtoUser;
 
-// The twins are types (tb/common/ref/proto_<name>.hpp): kName, kUserW, the
+// The twins are types (protocols/<name>/twin.hpp): kName, kUserW, the
 // user_configs.vh constants, User, pack / unpack, incoming / periodic.
 using ref::NewRenoTwin;
 using ref::RenoTwin;

@@ -13,8 +13,8 @@
 #include <map>
 
 #include "../proto/proto_tb.hpp"
-#include "common/ref/proto_irn.hpp"
-#include "common/ref/proto_ndp.hpp"
+#include "protocols/irn/twin.hpp"
+#include "protocols/ndp/twin.hpp"
 #include "tonic/rx_common.hpp"
 
 namespace tonic::prototb {

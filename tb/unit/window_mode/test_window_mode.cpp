@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests of the window-mode models (tb/common/ref/window_mode.hpp):
+// Tests of the window-mode models (lib/tonic/window_mode.hpp):
 // directed cases for every rule of the cell, the window-mode receive
 // context, the counter baseline and the sender; then the seeded random
 // closed loop (window_mode_loop.hpp: delay, jitter, loss, duplication, zombies,

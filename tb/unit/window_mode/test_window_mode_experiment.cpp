@@ -165,7 +165,7 @@ TEST_CASE("window_mode: window-mode experiment, reordering 64 vs window and loss
 
   // ---------------------------------------------------------------- report
   nlohmann::json j =
-      report_head("tb/unit/window_mode/test_window_mode_experiment.cpp (tb/common/ref/window_mode.hpp, plain C++)", seed);
+      report_head("tb/unit/window_mode/test_window_mode_experiment.cpp (lib/tonic/window_mode.hpp, plain C++)", seed);
   j["config"] = {{"one_way_delay_cycles", kOneWay},
                  {"rtt_cycles", 2 * kOneWay},
                  {"pace_cycles_per_packet", 1},

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // the window mode on the receiver RTL (docs/design/window-mode.md,
 // "Alignment with the RTL" and "The experiment on the RTL"):
-//  1. rules: window_mode::WindowRx (tb/common/ref/window_mode.hpp) against the
+//  1. rules: window_mode::WindowRx (lib/tonic/window_mode.hpp) against the
 //     window-mode rules of RxEngineRef (tb/common/ref/rx_engine_ref.hpp,
 //     the RTL's cycle-for-cycle reference) on random arrival sequences:
 //     every verdict, WBASE, control packet (cycle included) and counter;

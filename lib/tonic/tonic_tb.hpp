@@ -33,7 +33,7 @@
 #include "tonic/seq.hpp"
 #include "tonic/rng.hpp"
 #include "tonic/segment_scoreboard.hpp"
-#include "window_ref.hpp"
+#include "tonic/window_ref.hpp"
 
 namespace tonic {
 

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// Checks scripts/registry.mjs, the one reader of protocol folders, on
+// copies of protocols/reno in a scratch directory: a well-formed folder
+// reads, and each malformed descriptor is an error that names the file and
+// the key (unknown keys, a bad receiver, a twin.hpp without "twin", "twin"
+// without the file or without its class, "traced" without a twin); the
+// detailed-run builds (twinBuilds) are exactly the behavioural, suffix-free,
+// define-free builds of the protocols with a twin, window credit and a TCP
+// receiver.
+//
+// usage: node test_registry.mjs   (ctest -L reports; node:test, writes only under os.tmpdir())
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '..', '..', '..');
+const reg = await import(path.join(ROOT, 'scripts', 'registry.mjs'));
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tonic-registry-'));
+process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
+let n = 0;
+
+/// A copy of protocols/reno as <scratch>/case<n>/demo_proto, edited by fn(dir, descriptor).
+function folder(fn) {
+  const dir = path.join(scratch, `case${n++}`, 'demo_proto');
+  fs.cpSync(path.join(ROOT, 'protocols', 'reno'), dir, { recursive: true });
+  const dfile = path.join(dir, 'protocol.json');
+  const d = JSON.parse(fs.readFileSync(dfile, 'utf8'));
+  fn(dir, d);
+  fs.writeFileSync(dfile, JSON.stringify(d));
+  return dir;
+}
+const fails = (fn, re) => assert.throws(() => reg.readProtocol(folder(fn)), re);
+
+test('a well-formed folder reads, with its twin', () => {
+  const p = reg.readProtocol(folder(() => {}));
+  assert.equal(p.name, 'demo_proto');
+  assert.equal(p.credit, 'window');
+  assert.equal(p.twin, 'RenoTwin');
+  assert.equal(p.traced, false);
+  assert.ok(p.user_fields.length > 0);
+});
+
+test('unknown keys and a bad receiver are errors naming the key', () => {
+  fails((_, d) => { d.recevier = 'tcp'; }, /protocol\.json: unknown key "recevier"/);
+  fails((_, d) => { d.receiver = 'udp'; }, /"receiver" must be one of/);
+  fails((_, d) => { d.builds = [{ flows: 1024, window: 100 }]; }, /builds\[0\]: "window" must be a power of two/);
+});
+
+test('the twin: file and key go together, and the class must be in the file', () => {
+  fails((_, d) => { delete d.twin; }, /twin\.hpp exists: name its class in "twin"/);
+  fails((dir) => { fs.rmSync(path.join(dir, 'twin.hpp')); }, /"twin" names RenoTwin but .*twin\.hpp does not exist/);
+  fails((_, d) => { d.twin = 'NoSuchTwin'; }, /twin\.hpp: no struct or class NoSuchTwin/);
+  fails((_, d) => { d.twin = 'not a class'; }, /"twin" must be a C\+\+ class name/);
+  const p = reg.readProtocol(folder((dir, d) => { fs.rmSync(path.join(dir, 'twin.hpp')); delete d.twin; }));
+  assert.equal(p.twin, null);
+});
+
+test('"traced" needs a twin and is a boolean', () => {
+  fails((dir, d) => { fs.rmSync(path.join(dir, 'twin.hpp')); delete d.twin; d.traced = true; }, /"traced" needs a twin/);
+  fails((_, d) => { d.traced = 'yes'; }, /"traced" must be true or false/);
+  assert.equal(reg.readProtocol(folder((_, d) => { d.traced = true; })).traced, true);
+});
+
+test('twinBuilds: the behavioural builds of the protocols with a twin, window credit and a TCP receiver', () => {
+  const protocols = reg.loadProtocols();
+  const builds = reg.twinBuilds(protocols);
+  const eligible = new Set(protocols.filter((p) => p.twin && p.credit === 'window' && ['tcp', 'tcp_sack'].includes(p.receiver))
+    .map((p) => p.name));
+  assert.ok(builds.length >= eligible.size);
+  for (const p of eligible) assert.ok(builds.some((c) => c.name === `tonic_${p}_1024x128`), `${p}: its 1024x128 build`);
+  for (const c of builds) {
+    assert.ok(eligible.has(c.protocol), c.name);
+    assert.equal(c.model_params.SimRam, 1, c.name);
+    assert.equal(c.model_defines, undefined, c.name);
+    assert.equal(c.name, `tonic_${c.protocol}_${c.size.flows}x${c.size.window}`);
+  }
+  for (let i = 1; i < builds.length; ++i) {
+    const [a, b] = [builds[i - 1].size, builds[i].size];
+    assert.ok(a.flows < b.flows || (a.flows === b.flows && a.window <= b.window), 'smallest first');
+  }
+  for (const c of reg.tracedBuilds(protocols)) assert.ok(builds.some((b) => b.name === c.name), c.name);
+});
