@@ -3,10 +3,14 @@
 // a scratch copy of the tree, and with no other file edited every tool
 // picks it up: the registry lists it, the configure step derives its
 // builds, the soak runs it (its own tonic_top build, the RTL assertions and
-// the end-to-end scoreboard), check-protocol passes it, `make lint` lints
-// its builds and the synthesis estimate maps its incoming module. Last, the
-// copy is compared with its first snapshot: only files under
-// protocols/<name>/ (and build output) may differ.
+// the end-to-end scoreboard), `make run PROTOCOL=<name>` runs it at line
+// rate and through a bottleneck with its receiver model, tonic-netsim runs
+// it in a SystemC network (two senders into one switch port, a scenario
+// written outside the tree from the protocol's own constants),
+// check-protocol passes it, `make lint` lints its builds and the synthesis
+// estimate maps its incoming module. Last, the copy is compared with its
+// first snapshot: only files under protocols/<name>/ (and build output) may
+// differ.
 //
 // usage: node test_protocol_folder.mjs --credit window|rate|tokens [--work DIR] [--cycles N] [--keep]
 // Exit 0 when every step passed; 1 with the failing step's output.
@@ -94,11 +98,12 @@ if (!row || row.split('\t')[1] !== opts.credit) {
   process.exit(1);
 }
 
-// 4. Configure (only this protocol, only the soak block), build, soak.
+// 4. Configure (only this protocol; the soak block, tonic-run and
+// tonic-netsim), build, soak.
 const build = path.join(tree, 'build', 'p');
 const launcher = process.env.CMAKE_CXX_COMPILER_LAUNCHER ? [`-DCMAKE_CXX_COMPILER_LAUNCHER=${process.env.CMAKE_CXX_COMPILER_LAUNCHER}`] : [];
 run('configure', 'cmake', ['-S', tree, '-B', build, '-G', 'Ninja', '-DCMAKE_BUILD_TYPE=Release',
-  '-DTONIC_BLOCKS=soak', `-DTONIC_ONLY_PROTOCOLS=${name}`, ...launcher]);
+  '-DTONIC_BLOCKS=soak;run;netsim', `-DTONIC_ONLY_PROTOCOLS=${name}`, ...launcher]);
 run('build tonic-soak', 'cmake', ['--build', build, '-j', '2', '--target', 'tonic-soak']);
 const soak = run('soak', path.join(build, 'tb', 'unit', 'soak', 'tonic-soak'),
   ['--protocol', name, '--cycles', String(opts.cycles), '--seed', '1']);
@@ -108,7 +113,52 @@ if (!/violations 0, assertion failures 0/.test(soak) || !soak.includes(`soak ${n
 }
 process.stdout.write(`     ${soak.trim()}\n`);
 
-// 5. The checker, lint of its builds, the synthesis estimate of its incoming module.
+// 5. make run PROTOCOL=<name>: the main job's two runs of the protocol
+// (line rate; a bottleneck queue its congestion control must react to),
+// every check passed, both rows in summary.json.
+const runOut = path.join(work, 'run');
+const runText = run('make run PROTOCOL', 'make', ['--no-print-directory', '-C', tree, 'run', `BUILD=${build}`,
+  `PROTOCOL=${name}`, `ARGS=--cycles 30000 --quiet --out ${runOut}`]);
+const summary = JSON.parse(fs.readFileSync(path.join(runOut, 'summary.json'), 'utf8'));
+const rows = summary.runs.filter((r) => r.protocol === name);
+if (rows.length !== 2 || rows.some((r) => r.check_errors !== 0 || !(r.segments_per_cycle > 0))) {
+  process.stdout.write(`FAIL make run: want 2 passing runs of ${name} with traffic in summary.json\n${runText}`);
+  process.exit(1);
+}
+process.stdout.write(runText.split('\n').filter((l) => l.startsWith(name)).map((l) => `     ${l}\n`).join(''));
+
+// 6. tonic-netsim: a scenario written outside the tree (two senders into
+// one switch port), with the protocol's own constants where the simulator
+// checks them against the build: the TCP section of a window protocol
+// (InitWnd, Window, RtoInit at the clock), the line rate of a rate one
+// (RateInit).
+run('build tonic-netsim', 'cmake', ['--build', build, '-j', '2', '--target', 'tonic-netsim']);
+const { readProtocol } = await import(path.join(tree, 'scripts', 'registry.mjs'));
+const proto = readProtocol(path.join(tree, 'protocols', name));
+const clockNs = 10;
+const scenario = {
+  name: `folder_${name}`, protocol: name, clock_ns: clockNs,
+  topology: { kind: 'incast', senders: 2 }, flows_per_sender: 1,
+  link: { gbps: 100, delay_ns: 1000 }, segment_bytes: 1000, header_bytes: 58, ctl_bytes: 58,
+  message_bytes: 300000, max_time_us: 20000, switch: { buffer_bytes: 200000, ecn: null },
+  doc: 'a new protocol folder in a network: two senders into one switch port',
+};
+if (proto.credit === 'window') {
+  scenario.tcp = { min_rto_us: Number(proto.consts.RtoInit) * clockNs / 1000, init_cwnd: Number(proto.consts.InitWnd),
+    max_window_segments: 128 };
+}
+if (proto.credit === 'rate') scenario.link.gbps = Number(proto.consts.RateInit) / 1048576 * 8 / clockNs;
+const scenarioFile = path.join(work, 'netsim.json');
+fs.writeFileSync(scenarioFile, JSON.stringify(scenario, null, 2));
+const netsim = run('tonic-netsim scenario', path.join(build, 'sim', 'netsim', 'tonic-netsim'),
+  ['--config', scenarioFile, '--out', path.join(work, 'netsim'), '--quiet']);
+if (!/complete flows 2\/2/.test(netsim)) {
+  process.stdout.write(`FAIL tonic-netsim: both flows must complete\n${netsim}`);
+  process.exit(1);
+}
+process.stdout.write(netsim.trim().split('\n').slice(0, 2).map((l) => `     ${l.trim()}\n`).join(''));
+
+// 7. The checker, lint of its builds, the synthesis estimate of its incoming module.
 run('check-protocol', path.join(tree, 'scripts', 'check-protocol'), [`protocols/${name}`, '--strict', '--quiet']);
 const lint = run('lint of its builds', 'bash', ['scripts/lint.sh', '--block', `protocol_${name}`]);
 if (!/lint: [1-9]\d* configurations clean/.test(lint)) {
@@ -118,7 +168,7 @@ if (!/lint: [1-9]\d* configurations clean/.test(lint)) {
 const synth = run('synthesis estimate', node, ['scripts/synth-estimate.mjs', '--config', `${name}_incoming`, '--jobs', '1', '--no-reports']);
 process.stdout.write(`     ${synth.trim().split('\n').at(-1)}\n`);
 
-// 6. Nothing outside protocols/<name>/ changed.
+// 8. Nothing outside protocols/<name>/ changed.
 const after = snapshot(tree);
 const changed = [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f));
 if (changed.length) {
