@@ -25,7 +25,9 @@
 //     longer than the flow's RTO + RTT holds a timeout for every flow with
 //     addresses waiting; rate scheme: decisions after a release within the
 //     bucket bound; token scheme: decisions within the tokens granted.
-// The model is any tonic_top build (the ports SysTb drives and reads).
+// The model is any tonic_top build (the ports SysTb drives and reads); the
+// protocol constants of RigCfg come from the generated registry
+// (test_backpressure.cpp, protocol_cfg).
 #pragma once
 
 #include <algorithm>
