@@ -15,7 +15,7 @@ help:
 	@echo "make run             build the sender models and run the main job: every protocol (tonic-run; PROTOCOL=<name>, ARGS=\"--help\")"
 	@echo "make demo            build everything and run the rtl/common cells demonstration"
 	@echo "make test            lint + build + every CTest test but the long ones (label regress): the CI gate"
-	@echo "make regress         everything long: the regress-labelled tests, soak, fuzz, proofs, netlist,"
+	@echo "make regress         everything long: the regress-labelled tests, soak, fuzz, proofs, netlist, each block built alone,"
 	@echo "                     experiments, synthesis estimate (hours on 2 cores; REGRESS_SOAK_CYCLES, FUZZ_SECONDS)"
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
 	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json (+ protocols.json)"
@@ -75,6 +75,7 @@ regress: build
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory prove
 	@$(MAKE) --no-print-directory netlist
+	@$(NODE) scripts/check-blocks.mjs --build-jobs $(JOBS)
 	@$(MAKE) --no-print-directory experiments
 	@$(MAKE) --no-print-directory synth-estimate
 
