@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -51,7 +52,11 @@ RigCfg protocol_cfg(const Protocol& p) {
       c.scheme = Scheme::kWindow;
       if (p.in_recovery.present()) {
         c.in_rec_bit = p.in_recovery.lsb;
-        if (p.partial_ack.present()) c.partial_bit = p.partial_ack.lsb;
+        if (p.partial_ack.present()) {
+          // The rig keeps user-state word 0 of each flow (bp_rig.hpp, user0).
+          if (p.partial_ack.lsb >= 32) throw std::runtime_error("backpressure: the partial_ack probe must sit in user_t bits 31:0");
+          c.partial_bit = p.partial_ack.lsb;
+        }
       }
       break;
     case Credit::kRate:
