@@ -15,7 +15,7 @@ help:
 	@echo "make run             build the sender models and run the main job: every protocol (tonic-run; PROTOCOL=<name>, ARGS=\"--help\")"
 	@echo "make demo            build everything and run the rtl/common cells demonstration"
 	@echo "make test            lint + build + every CTest test but the long ones (label regress): the CI gate"
-	@echo "make regress         everything long: the regress-labelled tests, soak, fuzz, proofs, netlist,"
+	@echo "make regress         everything long: the regress-labelled tests, soak, fuzz, proofs, netlist, each block built alone,"
 	@echo "                     experiments, synthesis estimate (hours on 2 cores; REGRESS_SOAK_CYCLES, FUZZ_SECONDS)"
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
 	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json (+ protocols.json)"
@@ -32,9 +32,9 @@ help:
 	@echo "make compare         tonic-netsim against ns-3 TcpNewReno on a few drop patterns -> build/reports/compare.json, docs/results.md"
 	@echo "make prove           formal proofs (Yosys sat: equivalence, induction, bounded) -> build/reports/prove.json, docs/formal.md"
 	@echo "make fuzz            libFuzzer on tonic_top (clang, build/fuzz; docs/fuzz.md): FUZZ_SECONDS=60 per target,"
-	@echo "                     FUZZ_TARGETS=\"newreno_16x16 rocev2_dcqcn_16x128 ndp_16x128\" -> build/reports/fuzz.json, docs/fuzz.md"
-	@echo "make netlist         the Yosys gate netlist of tonic_top simulated against its RTL, every output every cycle, one"
-	@echo "                     protocol per credit scheme (docs/netlist.md; the window one is in make test) -> build/reports/netlist.json"
+	@echo "                     FUZZ_TARGETS=\"<protocol>_<size> ...\" (default: every registry fuzz target) -> build/reports/fuzz.json"
+	@echo "make netlist         the Yosys gate netlist of tonic_top simulated against its RTL, every output every cycle, for"
+	@echo "                     every protocol whose protocol.json opts in (docs/netlist.md; NETLIST_CONFIGS=...) -> build/reports/netlist.json"
 	@echo "make soak            all protocols, random flows/posts/removals/losses/reordering/pauses/bad input, RTL assertions on;"
 	@echo "                     SOAK_CYCLES=1e9 in all (JOBS at once) -> build/reports/soak.json, docs/soak.md"
 	@echo "make clean           remove build/"
@@ -75,6 +75,7 @@ regress: build
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory prove
 	@$(MAKE) --no-print-directory netlist
+	@$(NODE) scripts/check-blocks.mjs --build-jobs $(JOBS)
 	@$(MAKE) --no-print-directory experiments
 	@$(MAKE) --no-print-directory synth-estimate
 
@@ -106,22 +107,27 @@ compare: configure
 prove: setup
 	@$(NODE) scripts/prove.mjs $(ARGS)
 
-# libFuzzer on three small tonic_top builds (docs/fuzz.md): a clang build in
-# build/fuzz, each target FUZZ_SECONDS from the seed corpus (JOBS at once).
+# libFuzzer on the fuzz targets of the protocol registry (protocol.json
+# "checks": {"fuzz"}; docs/fuzz.md): a clang build in build/fuzz, each
+# target FUZZ_SECONDS from the seed corpus (JOBS at once). FUZZ_TARGETS
+# (empty: every target, `scripts/registry.mjs --check fuzz`) picks some.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= newreno_16x16 rocev2_dcqcn_16x128 ndp_16x128
+FUZZ_TARGETS ?=
 fuzz: setup
 	@CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DTONIC_BLOCKS=fuzz -DTONIC_FUZZ=ON > /dev/null
 	@cmake --build build/fuzz -j $(JOBS)
-	@$(NODE) scripts/fuzz.mjs --seconds $(FUZZ_SECONDS) --targets "$(FUZZ_TARGETS)" --jobs $(JOBS) $(ARGS)
+	@$(NODE) scripts/fuzz.mjs --seconds $(FUZZ_SECONDS) $(if $(FUZZ_TARGETS),--targets "$(FUZZ_TARGETS)") --jobs $(JOBS) $(ARGS)
 
-# Synthesis = simulation (docs/netlist.md): the configs of
-# rtl/manifest/netlist.json (window, rate, token), netlist against RTL.
-NETLIST_CONFIGS ?= netlist_newreno_16x16 netlist_rocev2_dcqcn_16x128 netlist_ndp_16x128
+# Synthesis = simulation (docs/netlist.md): the netlist configs of the
+# protocol registry (protocol.json "checks": {"netlist"}: one per protocol
+# that opts in, its scenario by credit scheme), netlist against RTL.
+# NETLIST_CONFIGS (empty: all, `scripts/registry.mjs --check netlist`) picks some.
+NETLIST_CONFIGS ?=
 netlist: configure
-	@cmake --build $(BUILD) -j $(JOBS) --target $(addprefix test_,$(NETLIST_CONFIGS))
-	@for c in $(NETLIST_CONFIGS); do $(BUILD)/tb/unit/netlist/test_$$c || exit 1; done
+	@cfgs="$(or $(NETLIST_CONFIGS),$$($(NODE) scripts/registry.mjs --check netlist))"; \
+	  cmake --build $(BUILD) -j $(JOBS) --target $$(for c in $$cfgs; do printf 'test_%s ' $$c; done) && \
+	  for c in $$cfgs; do $(BUILD)/tb/unit/netlist/test_$$c || exit 1; done
 
 # The soak (docs/soak.md): tonic-soak per protocol with the SystemVerilog
 # assertions on, SOAK_CYCLES in all, split into runs of 2.5e7 cycles.

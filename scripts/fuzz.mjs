@@ -2,7 +2,10 @@
 // fuzz.mjs — `make fuzz`: runs the libFuzzer targets of tb/fuzz (built in
 // build/fuzz by the Makefile) and reports what they reached.
 //
-// Per target: copies the seed corpus tb/fuzz/corpus/<target>/ into a fresh
+// The targets are the registry's (protocol.json "checks": {"fuzz"},
+// scripts/registry.mjs). Per target: copies the seed corpus
+// tb/fuzz/corpus/<target>/ (none committed yet: the seeds of
+// tb/fuzz/make_seeds.mjs) into a fresh
 // working corpus build/fuzz/work/<target>/corpus, runs fuzz_<target> for
 // --seconds (-max_total_time, -print_final_stats=1; the log goes to
 // build/fuzz/work/<target>/fuzz.log), and parses libFuzzer's output:
@@ -22,11 +25,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './manifest.mjs';
+import { writeSeeds } from '../tb/fuzz/make_seeds.mjs';
 import { cli } from './lib/cli.mjs';
 import { runPool } from './lib/pool.mjs';
+import { checkNames, loadProtocols } from './registry.mjs';
 import { markdownTable, writeReport } from './report.mjs';
 
-const ALL = ['newreno_16x16', 'rocev2_dcqcn_16x128', 'ndp_16x128'];
+const ALL = checkNames(loadProtocols(), 'fuzz');
 const { values: opts } = cli({
   name: 'fuzz',
   description: 'Runs the libFuzzer targets of tb/fuzz (built in --build) and writes build/reports/fuzz.json\n' +
@@ -86,7 +91,9 @@ function runTarget(t) {
     if (!keep) fs.rmSync(work, { recursive: true, force: true });
     fs.rmSync(artifacts, { recursive: true, force: true });
     fs.mkdirSync(artifacts, { recursive: true });
-    copyDir(path.join(ROOT, 'tb', 'fuzz', 'corpus', t), corpus);
+    const seedDir = path.join(ROOT, 'tb', 'fuzz', 'corpus', t);
+    if (fs.existsSync(seedDir)) copyDir(seedDir, corpus);
+    else writeSeeds(corpus);
     const exe = path.join(build, 'tb', 'fuzz', `fuzz_${t}`);
     const argv = [`-max_total_time=${seconds}`, '-print_final_stats=1', '-timeout=20',
       '-rss_limit_mb=2048', `-artifact_prefix=${artifacts}/`, ...extra, corpus];

@@ -48,8 +48,10 @@
 //            ["tonic_proto_incoming", "tonic_proto_periodic"]; default none
 //
 // The builds of every protocol are not written here: scripts/registry.mjs
-// derives them from protocols/<name>/ (protocolConfigs) and loadConfigs()
-// adds them, so a protocol folder needs no manifest edit.
+// derives them from protocols/<name>/ (protocolConfigs, and netlistConfig:
+// the netlist_<name>_<small> config of block "netlist" for a protocol whose
+// protocol.json opts into "checks": {"netlist"}) and loadConfigs() adds
+// them, so a protocol folder needs no manifest edit.
 //
 // CLI: node manifest.mjs [--synth] [--lint] [--block B] [--config C] [--cmake FILE]
 //   prints one line per config: name<TAB>top<TAB>sources<TAB>params<TAB>include_dirs<TAB>defines
@@ -61,7 +63,8 @@ import { fileURLToPath } from 'node:url';
 
 import { cli } from './lib/cli.mjs';
 import {
-  loadProtocols, networkBuilds, PROTOCOL_FILES, protocolConfigs, tracedBuilds, twinBuilds, writeIfChanged,
+  backpressureRun, fuzzTarget, loadProtocols, netlistConfig, networkBuilds, PROTOCOL_FILES, protocolConfigs, tracedBuilds,
+  twinBuilds, writeIfChanged,
 } from './registry.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -110,7 +113,8 @@ export function loadConfigs() {
     for (const c of doc.configs) raw.push([where, doc.block, c]);
   }
   for (const p of loadProtocols()) {
-    for (const c of protocolConfigs(p)) raw.push([`${p.dir}/protocol.json`, c.block, c]);
+    // Its builds, and the netlist config of "checks": {"netlist"} (block netlist).
+    for (const c of [...protocolConfigs(p), netlistConfig(p)].filter(Boolean)) raw.push([`${p.dir}/protocol.json`, c.block, c]);
   }
   for (const entry of raw) entry[2] = withFileset(entry[0], entry[2], filesets);
   const byName = new Map(raw.map(([, , c]) => [c.name, c]));
@@ -187,7 +191,10 @@ export function sourcesOfConfigs(protocols = loadProtocols()) {
 /// TONIC_PROTOCOL_<p>_{CREDIT,RECEIVER}; the model lists of the generated
 /// dispatch headers TONIC_{NET,SMALL,SMALL_NOASSERT}_MODELS; the builds of
 /// tonic-run's detailed run TONIC_TWIN_MODELS and its traced ones
-/// TONIC_TRACED_MODELS (tonic/twin_models.hpp, tonic/traced_models.hpp);
+/// TONIC_TRACED_MODELS (tonic/twin_models.hpp, tonic/traced_models.hpp); the
+/// runs of the opt-in checks (protocol.json "checks"): TONIC_BACKPRESSURE_{PROTOCOLS,
+/// MODELS}, TONIC_FUZZ_TARGETS with TONIC_FUZZ_<target>_{MODEL,BASE,DEFINES},
+/// TONIC_NETLIST_CONFIGS with TONIC_NETLIST_<config>_PROTOCOL;
 /// TONIC_CONFIG_SOURCES, the files all this comes from.
 export function cmakeTable(configs) {
   const q = (v) => `[=[${v}]=]`;
@@ -218,6 +225,20 @@ export function cmakeTable(configs) {
   for (const p of protocols) {
     out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`);
   }
+  // The opt-in checks of protocol.json "checks" (registry.mjs): back-pressure
+  // models, fuzz targets (a variant: its base config and defines), netlist configs.
+  const bp = protocols.map(backpressureRun).filter(Boolean);
+  out.push(`set(TONIC_BACKPRESSURE_PROTOCOLS ${list(bp.map((r) => r.protocol.name))})`,
+    `set(TONIC_BACKPRESSURE_MODELS ${list(bp.map((r) => r.model))})`);
+  const fz = protocols.map(fuzzTarget).filter(Boolean);
+  out.push(`set(TONIC_FUZZ_TARGETS ${list(fz.map((t) => t.target))})`);
+  for (const t of fz) {
+    out.push(`set(TONIC_FUZZ_${t.target}_MODEL ${q(t.model)})`, `set(TONIC_FUZZ_${t.target}_BASE ${q(t.base)})`,
+      `set(TONIC_FUZZ_${t.target}_DEFINES ${list(Object.entries(t.defines).map(([k, x]) => `${k}=${x}`))})`);
+  }
+  const nl = protocols.map(netlistConfig).filter(Boolean);
+  out.push(`set(TONIC_NETLIST_CONFIGS ${list(nl.map((c) => c.name))})`);
+  for (const c of nl) out.push(`set(TONIC_NETLIST_${c.name}_PROTOCOL ${q(c.protocol)})`);
   out.push(`set(TONIC_CONFIG_SOURCES ${list(sourcesOfConfigs(protocols))})`, '');
   return out.join('\n');
 }

@@ -21,7 +21,9 @@
 //                  re-posts the whole message (go-back-0); default "none"
 //   probes         {role: user_t field}: the user-state fields that traces
 //                  and plots show, by role (ssthresh, in_recovery, dup_acks,
-//                  rate)
+//                  rate; partial_ack: "a partial ack already restarted the
+//                  timer" of an RFC 6582 impatient NewReno, which the
+//                  back-pressure rig's timer check reads)
 //   small          {"flows": F, "window": W}: the size of the small builds
 //                  (tests, soak, fuzz); default 16 x 16 with window credit,
 //                  16 x 128 otherwise
@@ -37,6 +39,26 @@
 //   traced         true: tonic-run-trace carries an FST-traced model of the
 //                  protocol's 1024 x 128 build (`make run ARGS=--trace=F`);
 //                  needs a twin and a tcp / tcp_sack receiver
+//   checks         {check: true | {"defines": {MACRO: value}}}: the generic
+//                  rigs that run this protocol (opt-in: each costs test
+//                  time), the scenario chosen by its credit scheme; CHECKS:
+//                  backpressure  tb/unit/backpressure (make test): window
+//                                credit on tonic_<name>_1024x128 (receiver
+//                                tcp), rate (roce) and tokens (ndp) on the
+//                                small build (>= 16 flows); no "defines"
+//                  fuzz          tb/fuzz target <name>_<small>: the small
+//                                build, or with "defines" its variant
+//                                tonic_fuzz_<name>_<small> (e.g. a short
+//                                RTO); replay in make test, make fuzz
+//                  netlist       make netlist: config netlist_<name>_<small>
+//                                (the small size, structural memories,
+//                                "defines" as model_defines), its Yosys
+//                                netlist against its RTL; receiver tcp or
+//                                tcp_sack (window), roce (rate), ndp (tokens)
+//                  The registry emits each list: CMake TONIC_<CHECK>_*
+//                  (scripts/manifest.mjs --cmake), C++ dispatch headers
+//                  (backpressure_models.hpp, fuzz_models.hpp) and
+//                  `--check NAME` (the Makefile's defaults).
 // Every protocol gets, without listing them: tonic_<name>_1024x128 (model,
 // lint, synthesis; the build the simulators run), tonic_<name>_<small> (the
 // tests', soak's and fuzz replay's model: the structural memories and the
@@ -50,7 +72,7 @@
 // field most significant. A construct the reader does not understand is an
 // error naming the file, never a silent default.
 //
-// CLI: node scripts/registry.mjs [--list] [--cpp DIR]
+// CLI: node scripts/registry.mjs [--list] [--cpp DIR] [--check NAME]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -262,14 +284,99 @@ export function readUserConfigs(file, defines = {}) {
 }
 
 // ---------------------------------------------------------------------------
+// Checks: the generic rigs a protocol opts into (protocol.json "checks").
+
+/// The receiver modes each check's scenario of a credit scheme answers with.
+const CHECK_RECEIVERS = {
+  backpressure: { window: ['tcp'], rate: ['roce'], tokens: ['ndp'] },
+  fuzz: null,  // the harness checks the engine alone: any receiver
+  netlist: { window: ['tcp', 'tcp_sack'], rate: ['roce'], tokens: ['ndp'] },
+};
+export const CHECKS = Object.keys(CHECK_RECEIVERS);
+
+/// protocol.json "checks", validated: {check: {defines?}} of the checks opted into.
+function readChecks(raw, { receiver, credit, small }, dw) {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${dw}: "checks" must be an object`);
+  const out = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const w = `${dw}: checks.${k}`;
+    if (!CHECKS.includes(k)) throw new Error(`${w}: unknown check (known: ${CHECKS.join(', ')})`);
+    if (v === false) continue;
+    if (v !== true && (typeof v !== 'object' || v === null || Array.isArray(v))) throw new Error(`${w}: true or {"defines": {...}}`);
+    const o = v === true ? {} : v;
+    for (const key of Object.keys(o)) if (key !== 'defines') throw new Error(`${w}: unknown key "${key}" (known: defines)`);
+    if (o.defines !== undefined && (typeof o.defines !== 'object' || o.defines === null || Array.isArray(o.defines))) {
+      throw new Error(`${w}: "defines" must be an object`);
+    }
+    if (k === 'backpressure' && o.defines) throw new Error(`${w}: takes no "defines" (it runs the protocol's own builds)`);
+    if (k === 'backpressure' && credit !== 'window' && small.flows < 16) throw new Error(`${w}: the ${credit} scenario needs a small build of >= 16 flows`);
+    const rx = CHECK_RECEIVERS[k]?.[credit];
+    if (rx && !rx.includes(receiver)) {
+      throw new Error(`${w}: the ${credit}-credit scenario answers as receiver ${rx.join(' or ')}, not ${receiver}`);
+    }
+    out[k] = o.defines ? { defines: o.defines } : {};
+  }
+  return out;
+}
+
+const sizeName = (s) => `${s.flows}x${s.window}`;
+
+/// The build the back-pressure rig runs a protocol on: window credit
+/// tonic_<name>_1024x128 (its scenarios keep 128 flows busy), rate and
+/// tokens the small build (16 flows); null if not opted in.
+export function backpressureRun(p) {
+  if (!p.checks.backpressure) return null;
+  return p.credit === 'window'
+    ? { protocol: p, model: `tonic_${p.name}_1024x128`, flows: 1024, window: 128 }
+    : { protocol: p, model: `tonic_${p.name}_${sizeName(p.small)}`, flows: p.small.flows, window: p.small.window };
+}
+
+/// The fuzz target of a protocol ({target, model, base, defines}): target
+/// <name>_<small> on the small build, or with "defines" on its variant
+/// tonic_fuzz_<name>_<small> (base: the config it varies); null if not
+/// opted in.
+export function fuzzTarget(p) {
+  const c = p.checks.fuzz;
+  if (!c) return null;
+  const target = `${p.name}_${sizeName(p.small)}`;
+  const small = `tonic_${target}`;
+  return c.defines
+    ? { protocol: p, target, model: `tonic_fuzz_${target}`, base: small, defines: c.defines, ...p.small }
+    : { protocol: p, target, model: small, base: '', defines: {}, ...p.small };
+}
+
+/// The netlist config of a protocol (a manifest config, block "netlist",
+/// no model of its own: tb/unit/netlist declares both sides); null if not
+/// opted in.
+export function netlistConfig(p) {
+  const c = p.checks.netlist;
+  if (!c) return null;
+  return {
+    name: `netlist_${p.name}_${sizeName(p.small)}`, block: 'netlist', fileset: 'tonic_top', protocol_dir: p.dir,
+    protocol: p.name, model: false, lint: false,
+    params: { FlowCount: p.small.flows, Window: p.small.window },  // SimRam 0 (the default): what synthesis reads
+    ...(c.defines ? { model_defines: c.defines } : {}),
+  };
+}
+
+/// The names of one check's runs, for the Makefile and scripts: fuzz
+/// targets, netlist configs, back-pressure protocols.
+export function checkNames(protocols, check) {
+  if (check === 'backpressure') return protocols.filter(backpressureRun).map((p) => p.name);
+  if (check === 'fuzz') return protocols.map(fuzzTarget).filter(Boolean).map((t) => t.target);
+  if (check === 'netlist') return protocols.map(netlistConfig).filter(Boolean).map((c) => c.name);
+  throw new Error(`no check ${check} (known: ${CHECKS.join(', ')})`);
+}
+
+// ---------------------------------------------------------------------------
 // Protocol folders.
 
 const FILES = ['incoming.v', 'periodic_updates.v', 'user_configs.vh'];
-const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds', 'twin', 'traced'];
+const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds', 'twin', 'traced', 'checks'];
 /// The file of a protocol's C++ twin, in its folder.
 export const TWIN_FILE = 'twin.hpp';
 const BUILD_KEYS = ['flows', 'window', 'suffix', 'synth', 'model', 'lint', 'defines', 'model_params', 'synth_note'];
-export const PROBE_ROLES = ['ssthresh', 'in_recovery', 'dup_acks', 'rate'];
+export const PROBE_ROLES = ['ssthresh', 'in_recovery', 'dup_acks', 'rate', 'partial_ack'];
 
 const isPow2 = (n) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 
@@ -343,9 +450,11 @@ export function readProtocol(dir) {
   if (traced && (!d.twin || !['tcp', 'tcp_sack'].includes(d.receiver) || cfg.credit !== 'window')) {
     throw new Error(`${dw}: "traced" needs a twin, window credit and a tcp or tcp_sack receiver (the detailed run of tonic-run)`);
   }
+  const checks = readChecks(d.checks ?? {}, { receiver: d.receiver, credit: cfg.credit, small }, dw);
+  for (const c of Object.values(checks)) if (c.defines) readUserConfigs(path.join(dir, 'user_configs.vh'), c.defines);
   return {
     name, dir: rel(dir), receiver: d.receiver, host_restart: hostRestart, small, module_windows: moduleWindows,
-    builds, probes, twin: d.twin ?? null, traced, ...cfg,
+    builds, probes, twin: d.twin ?? null, traced, checks, ...cfg,
   };
 }
 
@@ -469,7 +578,7 @@ export function registryCpp(protocols) {
       `     /*rate_init*/ ${u64(c.RateInit)}, /*burst_bytes*/ ${u64(c.BurstBytes)}, /*tokens_init*/ ${u64(c.TokensInit)},`,
       `     /*small*/ ${p.small.flows}, ${p.small.window}, /*user_bits*/ ${p.user_bits}, ` +
       `k${cppEnum(p.name).slice(1)}Fields, ${p.user_fields.length},`,
-      `     /*probes: ssthresh, in_recovery, dup_acks, rate*/ ${PROBE_ROLES.map(probe).join(', ')}},`,
+      `     /*probes: ${PROBE_ROLES.join(', ')}*/ ${PROBE_ROLES.map(probe).join(', ')}},`,
     );
   }
   lines.push('};', '',
@@ -537,7 +646,7 @@ export function configDispatchCpp(builds, fn, what) {
 /// The one layout of a generated dispatch header: `fn(param, f)` in
 /// tonic::registry over the Verilated classes `models` (their headers
 /// included), its cases in `body`.
-function dispatchHeader({ fn, about, std, models, doc, param, body }) {
+function dispatchHeader({ fn, about, std, models, doc, param, body, pre = [] }) {
   return [
     '// SPDX-License-Identifier: Apache-2.0',
     ...about,
@@ -550,15 +659,70 @@ function dispatchHeader({ fn, about, std, models, doc, param, body }) {
     '',
     'namespace tonic::registry {',
     '',
-    doc,
-    'template <class F>',
-    `decltype(auto) ${fn}(${param}, F&& f) {`,
-    ...body,
-    '}',
-    '',
+    ...pre,
+    ...(fn ? [doc, 'template <class F>', `decltype(auto) ${fn}(${param}, F&& f) {`, ...body, '}', ''] : []),
     '}  // namespace tonic::registry',
     '',
   ].join('\n');
+}
+
+/// tonic/backpressure_models.hpp: the protocols that opted into the
+/// back-pressure rig (kBackpressureRuns) and with_backpressure_model(id,
+/// f), which calls f(ModelTag<...>) with the build the rig runs (backpressureRun).
+export function backpressureCpp(protocols) {
+  const runs = protocols.map(backpressureRun).filter(Boolean);
+  const text = dispatchHeader({
+    fn: 'with_backpressure_model',
+    about: ['// Generated by scripts/registry.mjs: the protocols whose protocol.json opts into', '// "checks": {"backpressure"} and the build the rig runs each on. Do not edit.'],
+    std: ['array', 'cstdint', 'stdexcept', 'string'], models: runs.map((r) => `V${r.model}`),
+    doc: '/// Calls f(ModelTag<Model, Flows, Window>{}) with the back-pressure build of protocol id.',
+    param: 'ProtocolId id',
+    body: ['  switch (id) {',
+      ...runs.map((r) => `    case ProtocolId::${cppEnum(r.protocol.name)}: return f(ModelTag<V${r.model}, ${r.flows}, ${r.window}>{});`),
+      '    default: break;',
+      '  }', '  throw std::out_of_range("with_backpressure_model: protocol " + std::string(get(id).name) + " has no back-pressure check");'],
+    pre: ['/// A protocol of the back-pressure rig and the build it runs on.',
+      'struct BackpressureRun {', '  ProtocolId protocol;', '  const char* config;  // the build (V<config>)',
+      '  uint32_t flows, window;', '};',
+      '/// The protocols of the back-pressure rig, in name order.',
+      `inline constexpr std::array<BackpressureRun, ${runs.length}> kBackpressureRuns{{`,
+      ...runs.map((r) => `    {ProtocolId::${cppEnum(r.protocol.name)}, "${r.model}", ${r.flows}, ${r.window}},`), '}};', ''],
+  });
+  return text;
+}
+
+/// tonic/fuzz_models.hpp: the fuzz targets (kFuzzTargets: name, protocol,
+/// sizes) and with_fuzz_model(target, f) over their models (fuzzTarget).
+export function fuzzCpp(protocols) {
+  const ts = protocols.map(fuzzTarget).filter(Boolean);
+  return dispatchHeader({
+    fn: 'with_fuzz_model',
+    about: ['// Generated by scripts/registry.mjs: the fuzz targets of the protocols whose', '// protocol.json opts into "checks": {"fuzz"}. Do not edit.'],
+    std: ['array', 'cstdint', 'stdexcept', 'string', 'string_view'], models: ts.map((t) => `V${t.model}`),
+    doc: '/// Calls f(ModelTag<Model, Flows, Window>{}) with the model of fuzz target `target`.',
+    param: 'std::string_view target',
+    body: [...ts.map((t) => `  if (target == "${t.target}") return f(ModelTag<V${t.model}, ${t.flows}, ${t.window}>{});`),
+      '  throw std::out_of_range("with_fuzz_model: no fuzz target " + std::string(target));'],
+    pre: fuzzTargetsCpp(ts),
+  });
+}
+
+/// The kFuzzTargets table alone (also tonic/fuzz_targets.hpp, for the
+/// libFuzzer executables, which link one model and include no other).
+function fuzzTargetsCpp(ts) {
+  return ['/// A fuzz target: its name (the corpus folder), protocol and sizes.',
+    'struct FuzzTarget {', '  const char* name;', '  ProtocolId protocol;', '  uint32_t flows, window;', '};',
+    '/// Every fuzz target, in protocol order.',
+    `inline constexpr std::array<FuzzTarget, ${ts.length}> kFuzzTargets{{`,
+    ...ts.map((t) => `    {"${t.target}", ProtocolId::${cppEnum(t.protocol.name)}, ${t.flows}, ${t.window}},`), '}};', ''];
+}
+
+/// tonic/fuzz_targets.hpp: kFuzzTargets without any model header.
+export function fuzzTargetsHeader(protocols) {
+  return dispatchHeader({
+    about: ['// Generated by scripts/registry.mjs: the fuzz targets (protocol.json "checks":', '// {"fuzz"}). Do not edit.'],
+    std: ['array', 'cstdint'], models: [], pre: fuzzTargetsCpp(protocols.map(fuzzTarget).filter(Boolean)),
+  });
 }
 
 /// The network builds of every protocol (the models the simulators link).
@@ -699,6 +863,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     options: {
       list: { type: 'boolean', help: 'one line per protocol: name, credit, receiver, user bits, builds' },
       cpp: { type: 'string', arg: 'DIR', help: 'write the C++ registry headers to DIR/tonic/ (the configure step)' },
+      check: { type: 'string', arg: 'NAME', help: `print the runs of one check, space-separated (${CHECKS.join(', ')})` },
     },
   });
   try {
@@ -720,7 +885,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       writeIfChanged(path.join(opts.cpp, 'tonic', 'twin_models.hpp'),
         twinModelsCpp(twinBuilds(protocols), tracedBuilds(protocols)));
       writeIfChanged(path.join(opts.cpp, 'tonic', 'traced_models.hpp'), tracedModelsCpp(tracedBuilds(protocols)));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'backpressure_models.hpp'), backpressureCpp(protocols));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'fuzz_models.hpp'), fuzzCpp(protocols));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'fuzz_targets.hpp'), fuzzTargetsHeader(protocols));
     }
+    if (opts.check) process.stdout.write(`${checkNames(protocols, opts.check).join(' ')}\n`);
   } catch (e) {
     process.stderr.write(`registry: ${e.message}\n`);
     process.exit(2);

@@ -58,6 +58,7 @@ struct Protocol {
   const UserField* fields;
   int field_count;
   Probe ssthresh, in_recovery, dup_acks, rate;
+  Probe partial_ack;  // RFC 6582 impatient: a partial ack already restarted the timer
 };
 
 /// A Verilated model class with its FlowCount and Window, for dispatching

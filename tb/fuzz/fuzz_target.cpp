@@ -1,31 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
-// libFuzzer entry point of one build (TONIC_FUZZ_TARGET_<name>, set by
-// tb/fuzz/CMakeLists.txt): every input runs from reset on a fresh model.
-// Only that build's model is linked (its coverage is the fuzzer's map).
+// libFuzzer entry point of one fuzz target (tb/fuzz/CMakeLists.txt sets
+// TONIC_FUZZ_TARGET, its name, and TONIC_FUZZ_MODEL / TONIC_FUZZ_MODEL_H,
+// its model class and header, from the registry's fuzz targets): every
+// input runs from reset on a fresh model. Only that target's model is
+// linked (its coverage is the fuzzer's map).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string_view>
 
 #include "fuzz/fuzz_top.hpp"
+#include "tonic/fuzz_targets.hpp"
+#include TONIC_FUZZ_MODEL_H
 
-#if defined(TONIC_FUZZ_TARGET_newreno_16x16)
-#include "Vtonic_fuzz_newreno_16x16.h"
-using Model = Vtonic_fuzz_newreno_16x16;
-#elif defined(TONIC_FUZZ_TARGET_rocev2_dcqcn_16x128)
-#include "Vtonic_rocev2_dcqcn_16x128.h"
-using Model = Vtonic_rocev2_dcqcn_16x128;
-#elif defined(TONIC_FUZZ_TARGET_ndp_16x128)
-#include "Vtonic_ndp_16x128.h"
-using Model = Vtonic_ndp_16x128;
-#else
-#error "define TONIC_FUZZ_TARGET_<name>"
+#if !defined(TONIC_FUZZ_TARGET) || !defined(TONIC_FUZZ_MODEL)
+#error "define TONIC_FUZZ_TARGET and TONIC_FUZZ_MODEL"
 #endif
-#include "fuzz/configs.hpp"
+
+namespace {
+
+/// The sizes of this target (tonic/fuzz_targets.hpp).
+tonic::fuzz::FuzzConfig target_config() {
+  for (const tonic::registry::FuzzTarget& t : tonic::registry::kFuzzTargets)
+    if (std::string_view(TONIC_FUZZ_TARGET) == t.name) return {t.name, t.flows, t.window, 16};
+  std::abort();  // CMake named a target the registry does not have
+}
 
 // TONIC_FUZZ_VERBOSE=1: a line per cycle (to debug one crash file).
-static const bool kVerbose = std::getenv("TONIC_FUZZ_VERBOSE") != nullptr;
+const bool kVerbose = std::getenv("TONIC_FUZZ_VERBOSE") != nullptr;
+const tonic::fuzz::FuzzConfig kConfig = target_config();
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  tonic::fuzz::FuzzTop<Model>(tonic::fuzz::config_of<Model>(), kVerbose).run(data, size);
+  tonic::fuzz::FuzzTop<TONIC_FUZZ_MODEL>(kConfig, kVerbose).run(data, size);
   return 0;
 }

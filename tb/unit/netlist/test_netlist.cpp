@@ -3,7 +3,8 @@
 // tonic_top (scripts/netlist.mjs) against the RTL of the same config, in
 // lock step, every output port compared in every cycle, under the
 // scenario of netlist_scenario.hpp. One executable per config of
-// rtl/manifest/netlist.json; tb/unit/netlist/CMakeLists.txt gives the
+// the protocol registry (protocol.json "checks": {"netlist"});
+// tb/unit/netlist/CMakeLists.txt gives the
 // models and the credit scheme:
 //   TONIC_NL_RTL, TONIC_NL_NET      the two model classes
 //   TONIC_NL_RTL_H, TONIC_NL_NET_H  their headers
