@@ -66,7 +66,8 @@ export function verdict(levels) {
 
 const TOOLS = process.env.TONIC_TOOLS_DIR ?? path.join(ROOT, '.tools');
 const YOSYS_BUNDLE = path.join(TOOLS, 'node_modules', '@yowasp', 'yosys', 'gen', 'bundle.js');
-const PKGS = ['rtl/dd/tonic_dd_pkg.sv', 'rtl/dd/tonic_proto_pkg.sv'].map((f) => path.join(ROOT, f));
+const PKGS = ['rtl/common/tonic_wire_pkg.sv', 'rtl/dd/tonic_dd_pkg.sv', 'rtl/dd/tonic_proto_pkg.sv']
+  .map((f) => path.join(ROOT, f));
 const HARNESS = path.join(ROOT, 'rtl', 'dd', 'tonic_proto_harness.sv');
 const COMMON = path.join(ROOT, 'rtl', 'common');
 
@@ -105,7 +106,9 @@ function topSources(dir) {
 /// relative to "/" (Yosys runs with cwd "/" so that any folder mounts).
 function yosysScript(dir, w, userW) {
   const rel = (p) => path.relative('/', p);
-  const commons = fs.readdirSync(COMMON).filter((f) => f.endsWith('.sv')).map((f) => rel(path.join(COMMON, f)));
+  // The cells of rtl/common (its package, tonic_wire_pkg, is one of PKGS).
+  const commons = fs.readdirSync(COMMON).filter((f) => f.endsWith('.sv') && !PKGS.includes(path.join(COMMON, f)))
+    .map((f) => rel(path.join(COMMON, f)));
   const incs = ` -I ${rel(path.join(ROOT, 'rtl', 'dd'))} -I ${rel(dir)}`;
   const files = (extra) => [...PKGS.map(rel), ...commons, ...extra].join(' ');
   const inc = rel(path.join(dir, 'incoming.v'));

@@ -27,7 +27,7 @@ constexpr unsigned kProtoMaxUserW = 128;  // largest user state
 using ProtoRing = std::bitset<kProtoMaxW>;
 using ProtoUser = std::bitset<kProtoMaxUserW>;
 
-/// tonic_dd_pkg::rx_type_e
+/// tonic_wire_pkg::rx_type_e (the wire type codes, shared by sender and receiver)
 enum RxType : uint8_t { kRxAck = 0, kRxSack = 1, kRxNack = 2, kRxPull = 3, kRxCnp = 4, kRxResend = 5 };
 
 /// Every input port. Fields are the port names without the _i suffix.

@@ -40,7 +40,7 @@ uint32_t dd_stat(const Model& d, DdStat s) {
   return d.stats_o[static_cast<int>(s)];
 }
 
-/// ctrl_op_i (tonic_dd_pkg::ctrl_op_e) and rx_type_i (rx_type_e).
+/// ctrl_op_i (tonic_dd_pkg::ctrl_op_e) and rx_type_i (tonic_wire_pkg::rx_type_e).
 enum class CtrlOp : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };
 enum class RxType : uint8_t { kAck = 0, kSack = 1, kNack = 2, kPull = 3, kCnp = 4, kResend = 5 };
 

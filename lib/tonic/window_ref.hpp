@@ -39,7 +39,7 @@ struct WindowTrace {
   ref::ProtoUser user;
 };
 
-/// An rx event as driven (type codes of tonic_dd_pkg::rx_type_e).
+/// An rx event as driven (type codes of tonic_wire_pkg::rx_type_e).
 struct WindowEvent {
   uint64_t cycle = 0;
   uint32_t flow = 0;

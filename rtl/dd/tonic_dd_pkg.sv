@@ -2,29 +2,27 @@
 // tonic_dd_pkg: types shared by the data-delivery engine and the protocol
 // modules (protocols/<name>/incoming.v, periodic_updates.v).
 //
+// The wire types (seq_t, flow_id_t, rx_type_e and its codes) are those of
+// tonic_wire_pkg, which the receiver shares; they are imported and
+// re-exported here by name, so tonic_dd_pkg::seq_t, tonic_dd_pkg::RxNack
+// and a wildcard import of this package still reach them.
+//
 // Sequence numbers are 32-bit segment indices compared with serial
 // arithmetic (seq_lt): a < b iff the signed difference a - b is negative,
 // which is correct while the two are less than 2^31 apart.
 `default_nettype none
 
 package tonic_dd_pkg;
-  /// A segment index (serial number, wraps at 2^32).
-  typedef logic [31:0] seq_t;
-
-  /// A flow id on the ctrl and rx inputs (the NIC's 16-bit flow-id field,
-  /// whatever FlowCount is). Ids >= FlowCount are bad input: counted and
-  /// ignored.
-  typedef logic [15:0] flow_id_t;
-
-  /// Type of an incoming control packet (rx stream).
-  typedef enum logic [2:0] {
-    RxAck    = 3'd0,  // cumulative ack
-    RxSack   = 3'd1,  // cumulative ack + one selective ack (sack_idx)
-    RxNack   = 3'd2,  // negative ack: cum_ack is the first missing segment
-    RxPull   = 3'd3,  // receiver grant (tokens)
-    RxCnp    = 3'd4,  // congestion notification packet
-    RxResend = 3'd5   // receiver asks to resend from cum_ack
-  } rx_type_e;
+  // The wire types (tonic_wire_pkg), one import and one export per name.
+  import tonic_wire_pkg::seq_t;      export tonic_wire_pkg::seq_t;
+  import tonic_wire_pkg::flow_id_t;  export tonic_wire_pkg::flow_id_t;
+  import tonic_wire_pkg::rx_type_e;  export tonic_wire_pkg::rx_type_e;
+  import tonic_wire_pkg::RxAck;      export tonic_wire_pkg::RxAck;
+  import tonic_wire_pkg::RxSack;     export tonic_wire_pkg::RxSack;
+  import tonic_wire_pkg::RxNack;     export tonic_wire_pkg::RxNack;
+  import tonic_wire_pkg::RxPull;     export tonic_wire_pkg::RxPull;
+  import tonic_wire_pkg::RxCnp;      export tonic_wire_pkg::RxCnp;
+  import tonic_wire_pkg::RxResend;   export tonic_wire_pkg::RxResend;
 
   /// Credit scheme a protocol selects in user_configs.vh.
   typedef enum logic [1:0] {

@@ -65,7 +65,7 @@
 `default_nettype none
 
 module tonic_rx_engine
-  import tonic_dd_pkg::*;
+  import tonic_wire_pkg::*;
   import tonic_rx_pkg::*;
 #(
   /// Number of flows; ids 0..FlowCount-1. A power of two >= 16.

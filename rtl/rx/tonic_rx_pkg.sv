@@ -2,8 +2,9 @@
 // tonic_rx_pkg: modes, decision reasons, the descriptor, configuration,
 // decision and control-packet types of the receiver (docs/design/receiver.md).
 //
-// Control packets use the sender's rx types (tonic_dd_pkg::rx_type_e), so
-// a receiver's ctl stream can drive a sender's rx input.
+// Segment indices, flow ids and control-packet types are the wire types of
+// tonic_wire_pkg, which the sender shares, so a receiver's ctl stream can
+// drive a sender's rx input.
 `default_nettype none
 
 package tonic_rx_pkg;
@@ -35,49 +36,49 @@ package tonic_rx_pkg;
 
   /// One configuration command (cfg stream).
   typedef struct packed {
-    rx_cfg_op_e          op;
-    logic [15:0]         flow;     // context id
-    rx_mode_e            mode;
-    tonic_dd_pkg::seq_t  first;    // first expected index (initial WBASE)
-    logic [31:0]         count;    // message segment count; 0 = unbounded
-    logic [15:0]         node;     // expected sender node (window mode)
-    logic [15:0]         ctx;      // expected sender context (window mode)
-    logic [19:0]         msgid;    // expected MSGID (window mode)
-    logic                delack;   // TCP: delayed acks
-    logic                sack;     // TCP: SACK the arriving segment
+    rx_cfg_op_e            op;
+    logic [15:0]           flow;     // context id
+    rx_mode_e              mode;
+    tonic_wire_pkg::seq_t  first;    // first expected index (initial WBASE)
+    logic [31:0]           count;    // message segment count; 0 = unbounded
+    logic [15:0]           node;     // expected sender node (window mode)
+    logic [15:0]           ctx;      // expected sender context (window mode)
+    logic [19:0]           msgid;    // expected MSGID (window mode)
+    logic                  delack;   // TCP: delayed acks
+    logic                  sack;     // TCP: SACK the arriving segment
   } rx_cfg_t;
 
   /// One arriving data-packet descriptor (data stream).
   typedef struct packed {
-    logic [15:0]         flow;     // context id
-    tonic_dd_pkg::seq_t  idx;      // segment index
-    logic [1:0]          txid;     // transmit id (carried, not used)
-    logic                ecn;      // CE mark
-    logic                trimmed;  // header of a trimmed packet
-    logic [15:0]         node;     // sender node
-    logic [15:0]         ctx;      // sender context
-    logic [19:0]         msgid;    // MSGID
-    logic                last;     // last segment of the message (carried, not used)
+    logic [15:0]           flow;     // context id
+    tonic_wire_pkg::seq_t  idx;      // segment index
+    logic [1:0]            txid;     // transmit id (carried, not used)
+    logic                  ecn;      // CE mark
+    logic                  trimmed;  // header of a trimmed packet
+    logic [15:0]           node;     // sender node
+    logic [15:0]           ctx;      // sender context
+    logic [19:0]           msgid;    // MSGID
+    logic                  last;     // last segment of the message (carried, not used)
   } rx_desc_t;
 
   /// The decision on one descriptor (dlv stream).
   typedef struct packed {
-    logic [15:0]         flow;
-    tonic_dd_pkg::seq_t  idx;
-    logic                deliver;  // 1: hand the payload on; 0: drop it
-    rx_reason_e          reason;
+    logic [15:0]           flow;
+    tonic_wire_pkg::seq_t  idx;
+    logic                  deliver;  // 1: hand the payload on; 0: drop it
+    rx_reason_e            reason;
   } rx_dlv_t;
 
   /// One control packet (ctl stream), in the sender's rx format plus go_back.
   typedef struct packed {
-    logic [15:0]             flow;
-    tonic_dd_pkg::rx_type_e  typ;
-    tonic_dd_pkg::seq_t      cum_ack;     // WBASE (every index below it received)
-    logic                    sack_valid;  // sack_idx names a received index
-    tonic_dd_pkg::seq_t      sack_idx;    // SACK index, or the NACKed index (NDP)
-    logic                    ecn;         // ECN echo (TCP)
-    logic [15:0]             grant;       // PULL: the flow's cumulative pull number
-    logic                    go_back;     // RESEND: go back from cum_ack
+    tonic_wire_pkg::flow_id_t  flow;
+    tonic_wire_pkg::rx_type_e  typ;
+    tonic_wire_pkg::seq_t      cum_ack;     // WBASE (every index below it received)
+    logic                      sack_valid;  // sack_idx names a received index
+    tonic_wire_pkg::seq_t      sack_idx;    // SACK index, or the NACKed index (NDP)
+    logic                      ecn;         // ECN echo (TCP)
+    logic [15:0]               grant;       // PULL: the flow's cumulative pull number
+    logic                      go_back;     // RESEND: go back from cum_ack
   } rx_ctl_t;
 
   /// Event counters of the receiver (wrap at 2^32).
