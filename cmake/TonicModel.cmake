@@ -135,7 +135,8 @@ foreach(step "scripts/manifest.mjs;--cmake;${TONIC_GENERATED_DIR}/manifest.cmake
 endforeach()
 include(${TONIC_GENERATED_DIR}/manifest.cmake)
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TONIC_CONFIG_SOURCES}
-             ${CMAKE_SOURCE_DIR}/rtl/dd/tonic_dd_pkg.sv ${CMAKE_SOURCE_DIR}/scripts/rtl-types.mjs)
+             ${CMAKE_SOURCE_DIR}/rtl/dd/tonic_dd_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/common/tonic_wire_pkg.sv
+             ${CMAKE_SOURCE_DIR}/scripts/rtl-types.mjs)
 
 # tonic_lib: the C++ library the products (sim/) and the tests (tb/) share,
 # headers only: lib/tonic/ (port types, top driver, scoreboard, receiver /

@@ -20,6 +20,8 @@
 #include <sstream>
 #include <string>
 
+#include "tonic/wire_codes.hpp"  // RxType: generated from tonic_wire_pkg
+
 namespace tonic::ref {
 
 constexpr unsigned kProtoMaxW = 256;      // largest ring the twins support
@@ -27,8 +29,16 @@ constexpr unsigned kProtoMaxUserW = 128;  // largest user state
 using ProtoRing = std::bitset<kProtoMaxW>;
 using ProtoUser = std::bitset<kProtoMaxUserW>;
 
-/// tonic_wire_pkg::rx_type_e (the wire type codes, shared by sender and receiver)
-enum RxType : uint8_t { kRxAck = 0, kRxSack = 1, kRxNack = 2, kRxPull = 3, kRxCnp = 4, kRxResend = 5 };
+/// tonic_wire_pkg::rx_type_e as the plain constants the twins and receiver
+/// models use; the values come from the package (tonic/wire_codes.hpp).
+enum RxType : uint8_t {
+  kRxAck = static_cast<uint8_t>(tonic::RxType::kAck),
+  kRxSack = static_cast<uint8_t>(tonic::RxType::kSack),
+  kRxNack = static_cast<uint8_t>(tonic::RxType::kNack),
+  kRxPull = static_cast<uint8_t>(tonic::RxType::kPull),
+  kRxCnp = static_cast<uint8_t>(tonic::RxType::kCnp),
+  kRxResend = static_cast<uint8_t>(tonic::RxType::kResend),
+};
 
 /// Every input port. Fields are the port names without the _i suffix.
 struct ProtoIn {

@@ -12,6 +12,7 @@
 
 #include "tonic/harness.hpp"
 #include "tonic/stats_layout.hpp"  // DdStat, CreditStat: generated from tonic_dd_pkg
+#include "tonic/wire_codes.hpp"    // RxType, CtrlOp: generated from tonic_wire_pkg, tonic_dd_pkg
 
 namespace tonic {
 
@@ -40,9 +41,6 @@ uint32_t dd_stat(const Model& d, DdStat s) {
   return d.stats_o[static_cast<int>(s)];
 }
 
-/// ctrl_op_i (tonic_dd_pkg::ctrl_op_e) and rx_type_i (tonic_wire_pkg::rx_type_e).
-enum class CtrlOp : uint8_t { kAdd = 0, kPost = 1, kRemove = 2 };
-enum class RxType : uint8_t { kAck = 0, kSack = 1, kNack = 2, kPull = 3, kCnp = 4, kResend = 5 };
 
 /// One control command (ctrl_* port).
 struct CtrlCmd {
