@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // check-blocks.mjs — proves that every test block builds on its own: for
-// each block (a tb/unit/<block>/ folder with a CMakeLists.txt, and "fuzz"
-// for tb/fuzz) it configures a build tree with -DTONIC_BLOCKS=<block>
+// each block (a tb/unit/<block>/ folder with a CMakeLists.txt, "fuzz"
+// for tb/fuzz, and demo / run / netsim / ns3 for tb/demo and sim/) it configures a build tree with -DTONIC_BLOCKS=<block>
 // (root CMakeLists.txt: only that block's tests and the models they link)
 // in build/blocks/<block>/ and builds all of it. A block that leans on a
 // target another block declares fails here. `make regress` runs it (not
@@ -22,13 +22,18 @@ import { runPool } from './lib/pool.mjs';
 import { ROOT } from './manifest.mjs';
 import { writeReport } from './report.mjs';
 
-/// Every block: the tb/unit folders with a CMakeLists.txt, then fuzz.
+/// Every block: the tb/unit folders with a CMakeLists.txt, then fuzz, then
+/// the demo and the products as the root CMakeLists.txt names them for
+/// TONIC_BLOCKS ("<dir>:<block>" entries).
 function allBlocks() {
   const unit = path.join(ROOT, 'tb', 'unit');
   const blocks = fs.readdirSync(unit, { withFileTypes: true })
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(unit, e.name, 'CMakeLists.txt')))
     .map((e) => e.name).sort();
-  return [...blocks, 'fuzz'];
+  const root = fs.readFileSync(path.join(ROOT, 'CMakeLists.txt'), 'utf8');
+  const products = [...root.matchAll(/"(?:tb|sim)\/[\w/]+:(\w+)"/g)].map((m) => m[1]);
+  if (!products.length) throw new Error('CMakeLists.txt: no "<dir>:<block>" entries of the demo and the products');
+  return [...blocks, 'fuzz', ...products];
 }
 
 const BLOCKS = allBlocks();
