@@ -2,6 +2,8 @@
 // TCP NewReno (protocols/newreno): directed tests of the RFC 6582 rules.
 // Every event goes through the Verilated modules and the twin (FlowSim
 // checks they agree); the tests then check hand-computed values.
+// Also registers the cases every window protocol shares
+// (tb/unit/proto/proto_cases.hpp) for NewReno's configs. Part of test_proto.
 #include <catch2/catch.hpp>
 
 #include <vector>

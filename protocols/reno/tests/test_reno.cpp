@@ -2,6 +2,8 @@
 // TCP Reno (protocols/reno): directed tests of each rule. Every event goes
 // through the Verilated modules and the twin (FlowSim checks they agree);
 // the tests then check the outputs against values worked out by hand.
+// Also registers the cases every window protocol shares
+// (tb/unit/proto/proto_cases.hpp) for Reno's configs. Part of test_proto.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -2,6 +2,8 @@
 // TCP SACK loss recovery (protocols/sack, RFC 6675): directed tests. Every
 // event goes through the Verilated modules and the twin (FlowSim checks
 // they agree); the tests then check hand-computed values.
+// Also registers the cases every window protocol shares
+// (tb/unit/proto/proto_cases.hpp) for SACK's configs. Part of test_proto.
 #include <catch2/catch.hpp>
 
 #include <vector>
