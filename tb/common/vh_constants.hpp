@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The constants of a protocol's user_configs.vh, for the tests that check
-// a C++ twin's copies against the file (tb/unit/proto, tb/unit/proto_rx,
-// tb/unit/dcqcn_rtl).
+// a C++ twin's copies against the file (the protocols' tests,
+// protocols/<name>/tests/).
 #pragma once
 
 #include <catch2/catch.hpp>
