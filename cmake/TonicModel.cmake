@@ -88,7 +88,7 @@ endfunction()
 # <block> so `ctest -L <block>` runs one block.
 function(tonic_add_test EXE)
   cmake_parse_arguments(T "" "LABEL;TIMEOUT" "SOURCES;MODELS" ${ARGN})
-  add_executable(${EXE} ${T_SOURCES} $<TARGET_OBJECTS:tonic_catch_main>)
+  add_executable(${EXE} ${T_SOURCES} $<TARGET_OBJECTS:tonic_catch_main> $<TARGET_OBJECTS:tonic_tb_common>)
   target_link_libraries(${EXE} PRIVATE Catch2::Catch2 tonic_tb ${T_MODELS})
   tonic_testbench_flags(${EXE})
   if(NOT T_TIMEOUT)

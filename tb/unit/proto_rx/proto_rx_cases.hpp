@@ -19,7 +19,7 @@
 
 #include <cstdint>
 #include <map>
-#include <regex>
+#include <optional>
 #include <string>
 
 #include "common/vh_constants.hpp"
@@ -103,11 +103,12 @@ std::string vh_text(const std::string& protocol) {
 
 /// The credit scheme named in user_configs.vh, as tonic_dd_pkg::credit_e.
 unsigned vh_scheme(const std::string& s) {
-  std::smatch m;
-  const std::regex re(R"(CreditScheme\s*=\s*tonic_dd_pkg::(Credit\w+)\s*;)");
-  REQUIRE(std::regex_search(s, m, re));
-  const std::string v = m[1];
-  return v == "CreditWindow" ? 0 : v == "CreditRate" ? 1 : v == "CreditToken" ? 2 : 99;
+  const std::optional<std::string> v = vh_assignment(s, "CreditScheme");
+  REQUIRE(v.has_value());
+  return *v == "tonic_dd_pkg::CreditWindow" ? 0
+         : *v == "tonic_dd_pkg::CreditRate" ? 1
+         : *v == "tonic_dd_pkg::CreditToken" ? 2
+                                              : 99;
 }
 
 template <class Twin>
