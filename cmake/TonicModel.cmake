@@ -88,13 +88,63 @@ endfunction()
 # <block> so `ctest -L <block>` runs one block.
 function(tonic_add_test EXE)
   cmake_parse_arguments(T "" "LABEL;TIMEOUT" "SOURCES;MODELS" ${ARGN})
-  add_executable(${EXE} ${T_SOURCES} $<TARGET_OBJECTS:tonic_catch_main>)
+  add_executable(${EXE} ${T_SOURCES} $<TARGET_OBJECTS:tonic_catch_main> $<TARGET_OBJECTS:tonic_tb_common>)
   target_link_libraries(${EXE} PRIVATE Catch2::Catch2 tonic_tb ${T_MODELS})
   tonic_testbench_flags(${EXE})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
   endif()
   catch_discover_tests(${EXE} PROPERTIES LABELS "${T_LABEL}" TIMEOUT ${T_TIMEOUT})
+endfunction()
+
+# tonic_protocol_test(<exe> LABEL <label> SOURCES <cpp...> [MODELS <models...>] [TIMEOUT <s>])
+# For protocols/<name>/tests/CMakeLists.txt: a protocol's tests of its own
+# behaviour. Every folder that names the same <exe> adds its sources and
+# models to that one executable (one Catch2 main, one link: e.g. test_proto
+# holds the twin tests of every window protocol), made by
+# tonic_make_protocol_tests() once the folders of TONIC_PROTOCOLS have been read;
+# an executable nobody names is not made. <label> is the CTest label and the
+# name TONIC_BLOCKS selects it by; the folders sharing <exe> give the same
+# LABEL (and TIMEOUT, if any). Relative SOURCES are relative to the folder.
+function(tonic_protocol_test EXE)
+  cmake_parse_arguments(T "" "LABEL;TIMEOUT" "SOURCES;MODELS" ${ARGN})
+  if(NOT T_LABEL OR NOT T_SOURCES)
+    message(FATAL_ERROR "tonic_protocol_test(${EXE}): LABEL and SOURCES are required")
+  endif()
+  get_property(label GLOBAL PROPERTY TONIC_PTEST_${EXE}_LABEL)
+  if(label AND NOT label STREQUAL T_LABEL)
+    message(FATAL_ERROR "tonic_protocol_test(${EXE}): LABEL ${T_LABEL} here, ${label} elsewhere")
+  endif()
+  list(TRANSFORM T_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ REGEX "^[^/]")
+  set_property(GLOBAL APPEND PROPERTY TONIC_PTESTS ${EXE})
+  set_property(GLOBAL PROPERTY TONIC_PTEST_${EXE}_LABEL ${T_LABEL})
+  set_property(GLOBAL APPEND PROPERTY TONIC_PTEST_${EXE}_SOURCES ${T_SOURCES})
+  set_property(GLOBAL APPEND PROPERTY TONIC_PTEST_${EXE}_MODELS ${T_MODELS})
+  if(T_TIMEOUT)
+    set_property(GLOBAL PROPERTY TONIC_PTEST_${EXE}_TIMEOUT ${T_TIMEOUT})
+  endif()
+endfunction()
+
+# tonic_make_protocol_tests(): makes the executables the protocol folders named
+# (tonic_protocol_test), each with its label, into <build>/protocols/; with
+# TONIC_BLOCKS set only those whose label is listed. Each gets
+# TONIC_SOURCE_DIR (the tests read their folder's user_configs.vh).
+function(tonic_make_protocol_tests)
+  get_property(exes GLOBAL PROPERTY TONIC_PTESTS)
+  list(REMOVE_DUPLICATES exes)
+  foreach(exe ${exes})
+    get_property(label GLOBAL PROPERTY TONIC_PTEST_${exe}_LABEL)
+    if(TONIC_BLOCKS AND NOT label IN_LIST TONIC_BLOCKS)
+      continue()
+    endif()
+    get_property(srcs GLOBAL PROPERTY TONIC_PTEST_${exe}_SOURCES)
+    get_property(models GLOBAL PROPERTY TONIC_PTEST_${exe}_MODELS)
+    get_property(timeout GLOBAL PROPERTY TONIC_PTEST_${exe}_TIMEOUT)
+    list(REMOVE_DUPLICATES models)
+    tonic_add_test(${exe} LABEL ${label} SOURCES ${srcs} MODELS ${models} TIMEOUT ${timeout})
+    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/protocols)
+    target_compile_definitions(${exe} PRIVATE TONIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  endforeach()
 endfunction()
 
 # tonic_add_bench(<exe> SOURCES <cpp...> MODELS <models...>)

@@ -2,7 +2,7 @@
 // dcqcn_rp.svh: the DCQCN reaction-point arithmetic shared by
 // tonic_proto_incoming (CNP, byte events) and tonic_proto_periodic (timers)
 // of protocols/rocev2_dcqcn and protocols/rocev2_gb0. Integer rules of
-// docs/design/dcqcn.md, value for value with tb/common/ref/dcqcn_ref.hpp.
+// docs/design/dcqcn.md, value for value with dcqcn_ref.hpp (this folder).
 //
 // Included in the module body after tonic_proto_config.svh (it reads the
 // Dcqcn* localparams and user_t of user_configs.vh). No include guard on

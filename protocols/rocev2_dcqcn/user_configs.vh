@@ -11,7 +11,7 @@
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditRate;
 
 // DCQCN reaction point (docs/design/dcqcn.md; the defaults of Params in
-// tb/common/ref/dcqcn_ref.hpp). Rates in RU (bytes per 2^20 cycles), times
+// protocols/rocev2_dcqcn/dcqcn_ref.hpp). Rates in RU (bytes per 2^20 cycles), times
 // in cycles of the 100 MHz clock. Ranges are checked with $fatal in
 // dcqcn_rp.svh.
 // C may be set at build time (rtl/manifest "model_defines"):

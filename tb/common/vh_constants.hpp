@@ -1,39 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // The constants of a protocol's user_configs.vh, for the tests that check
-// a C++ twin's copies against the file (tb/unit/proto, tb/unit/proto_rx,
-// tb/unit/dcqcn_rtl).
+// a C++ twin's copies against the file (the protocols' tests,
+// protocols/<name>/tests/). Declarations only: the parsing
+// (vh_constants.cpp, std::regex) is compiled once, into every test
+// executable (tonic_tb_common), not into each test file that checks a file.
 #pragma once
 
-#include <catch2/catch.hpp>
-
 #include <cstdint>
-#include <fstream>
 #include <map>
-#include <regex>
-#include <sstream>
+#include <optional>
 #include <string>
 
 namespace tonic {
 
 /// The text of a file (REQUIREs that it opens).
-inline std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  INFO(path);
-  REQUIRE(f.good());
-  std::stringstream text;
-  text << f.rdbuf();
-  return text.str();
-}
+std::string read_text(const std::string& path);
 
 /// `localparam int unsigned Name = value;` and `localparam bit Name = 1'bV;`
 /// of a user_configs.vh text, by name.
-inline std::map<std::string, uint64_t> vh_constants(const std::string& text) {
-  std::map<std::string, uint64_t> out;
-  const std::regex re(R"(localparam\s+(?:int\s+unsigned|bit)\s+(\w+)\s*=\s*(?:1'b)?(\d+)\s*;)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
-    out[(*it)[1]] = std::stoull((*it)[2]);
-  }
-  return out;
-}
+std::map<std::string, uint64_t> vh_constants(const std::string& text);
+
+/// The right-hand side of the first `<name> = <value>;` of a text (e.g.
+/// `tonic_dd_pkg::CreditRate` for CreditScheme), blanks trimmed; none if
+/// there is no such assignment.
+std::optional<std::string> vh_assignment(const std::string& text, const std::string& name);
 
 }  // namespace tonic

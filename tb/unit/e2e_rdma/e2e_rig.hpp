@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/ref/dcqcn_ref.hpp"
+#include "protocols/rocev2_dcqcn/dcqcn_ref.hpp"
 #include "tonic/rx_common.hpp"
 #include "tonic/switch_queue.hpp"
 #include "tonic/rng.hpp"

@@ -20,7 +20,7 @@
 #include "Vtonic_irn_16x128.h"
 #include "Vtonic_ndp_16x128.h"
 #include "Vtonic_rocev2_dcqcn_16x128.h"
-#include "common/ref/dcqcn_ref.hpp"
+#include "protocols/rocev2_dcqcn/dcqcn_ref.hpp"
 #include "tonic/irn_receiver.hpp"
 #include "tonic/ndp_receiver.hpp"
 #include "tonic/roce_receiver.hpp"
@@ -677,7 +677,7 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
 // What this RTL run (80 ms) can check: both flows share the bottleneck
 // (neither starves, the link is full, nothing is lost). 5 % over a 30-ms
 // window is not a property of DCQCN with these settings. The same system in plain C++ (the reference Rp
-// with ideal pacing, tb/common/ref/dcqcn_loop.hpp) gives 30-ms differences of
+// with ideal pacing, protocols/rocev2_dcqcn/tests/dcqcn_loop.hpp) gives 30-ms differences of
 // 0.4-30 % (mean 16 %, 10 seeds) against 0.4-16 % here (7 seeds), with no
 // flow-id bias in either; the 1-ms share difference has a standard deviation
 // of about 18 % and a correlation time of 10-20 ms. Only averages over

@@ -2,9 +2,9 @@
 // The ports of a Verilated tonic_proto_incoming / tonic_proto_periodic model
 // (rtl/dd/tonic_proto_ports.svh) from and to ProtoIn / ProtoOut
 // (tb/common/ref/proto_io.hpp): every input driven, every output read,
-// the credit outputs included. Shared by the protocol tests
-// (tb/unit/proto, tb/unit/proto_rx) and the RoCEv2 flow of
-// tb/unit/dcqcn_rtl.
+// the credit outputs included. Shared by the protocols' tests
+// (protocols/<name>/tests/: the twin tests through proto_tb.hpp, the
+// RoCEv2 flow of protocols/rocev2_dcqcn/tests/roce_flow.hpp).
 #pragma once
 
 #include <bitset>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared by the protocol tests (tb/unit/proto, tb/unit/proto_rx): a model
+// The harness of the protocols' twin tests (protocols/<name>/tests/, labels
+// proto and proto_rx), generic in the twin: a model
 // of a config driven through its ports (proto_ports.hpp), a wrapper that
 // evaluates a model and its twin on the same inputs, the output-form and
 // random-vector checks, random input vectors, and FlowSim: a one-flow model
@@ -23,24 +24,18 @@
 #include <verilated.h>
 
 #include "tonic/proto_io.hpp"
-#include "protocols/newreno/twin.hpp"
-#include "protocols/reno/twin.hpp"
-#include "protocols/sack/twin.hpp"
 #include "tonic/rng.hpp"
-#include "proto_ports.hpp"
+#include "unit/proto/proto_ports.hpp"
 
 namespace tonic::prototb {
 
 using ref::ProtoRing;
 using ref::ProtoUser;
 
-// The twins are types (protocols/<name>/twin.hpp): kName, kUserW, the
-// user_configs.vh constants, User, pack / unpack, incoming / periodic.
-using ref::NewRenoTwin;
-using ref::RenoTwin;
-using ref::SackTwin;
-
 /// A manifest config: model class, twin, ring size, incoming or periodic.
+/// A twin is a type (protocols/<name>/twin.hpp): kName, kUserW, the
+/// user_configs.vh constants, User, pack / unpack, incoming / periodic; a
+/// protocol's test file includes its own.
 template <class M, class T, unsigned Width, bool IsIncoming>
 struct Cfg {
   using Model = M;

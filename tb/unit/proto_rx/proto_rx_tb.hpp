@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shared by the tests of the protocols with a rate or token credit scheme
-// (protocols/ndp, protocols/irn). The port drivers, Pair, the checks, the
-// random input vectors and FlowSim (every event type, the credit outputs
-// and their write-back) are those of tb/unit/proto/proto_tb.hpp; this adds
-// the twins of these protocols and the steps the closed loops against the
-// receiver models (ndp_receiver.hpp, irn_receiver.hpp) share.
+// The harness of the twin tests of the protocols with a rate or token
+// credit scheme (protocols/<name>/tests/, label proto_rx). The port
+// drivers, Pair, the checks, the random input vectors and FlowSim (every
+// event type, the credit outputs and their write-back) are those of
+// tb/unit/proto/proto_tb.hpp; this adds the steps the closed loops against
+// the receiver models of lib/tonic share.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -12,15 +12,16 @@
 #include <cstdint>
 #include <map>
 
-#include "../proto/proto_tb.hpp"
-#include "protocols/irn/twin.hpp"
-#include "protocols/ndp/twin.hpp"
 #include "tonic/rx_common.hpp"
+#include "unit/proto/proto_tb.hpp"
 
 namespace tonic::prototb {
 
-using ref::IrnTwin;
-using ref::NdpTwin;
+/// Whether the periodic module of a twin's protocol adds tokens (on a
+/// timeout): a protocol's test file specializes it (proto_rx_cases.hpp then
+/// expects those writes in the random vectors, and none from the others).
+template <class Twin>
+inline constexpr bool kPeriodicAddsTokens = false;
 
 // ---------------------------------------------------------------------------
 // Closed-loop steps: the sender's clock is t_base + t (t counts cycles from

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// DCQCN closed loop without RTL (tb/common/ref/dcqcn_loop.hpp): two ideal
+// DCQCN closed loop without RTL (dcqcn_loop.hpp): two ideal
 // rate-paced senders driven by the reference Rp (which the RTL equals value
 // for value), one RED-marking 40 Gb/s switch queue, the RoCE receiver (CNP
 // at most once per flow per 50 us), the delays of the RTL fairness test.
@@ -11,7 +11,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "common/ref/dcqcn_loop.hpp"
+#include "protocols/rocev2_dcqcn/tests/dcqcn_loop.hpp"
 #include "tonic/rng.hpp"
 
 using namespace tonic;

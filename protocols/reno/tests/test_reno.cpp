@@ -2,12 +2,36 @@
 // TCP Reno (protocols/reno): directed tests of each rule. Every event goes
 // through the Verilated modules and the twin (FlowSim checks they agree);
 // the tests then check the outputs against values worked out by hand.
+// Also registers the cases every window protocol shares
+// (tb/unit/proto/proto_cases.hpp) for Reno's configs. Part of test_proto.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <vector>
 
-#include "proto_models.hpp"
+#include "Vreno_incoming.h"
+#include "Vreno_incoming_w256.h"
+#include "Vreno_periodic.h"
+#include "protocols/reno/twin.hpp"
+#include "unit/proto/proto_tb.hpp"
+
+namespace tonic::prototb {
+
+using ref::RenoTwin;
+using RenoIncoming = Cfg<Vreno_incoming, RenoTwin, 128, true>;
+using RenoPeriodic = Cfg<Vreno_periodic, RenoTwin, 128, false>;
+using RenoIncoming256 = Cfg<Vreno_incoming_w256, RenoTwin, 256, true>;
+/// One flow through the W = 128 incoming and periodic models.
+using RenoFlow = FlowSim<Vreno_incoming, Vreno_periodic, RenoTwin, 128>;
+
+}  // namespace tonic::prototb
+
+// The cases every window protocol shares, for this protocol's configs.
+#define PROTO_CONFIGS \
+  tonic::prototb::RenoIncoming, tonic::prototb::RenoPeriodic, tonic::prototb::RenoIncoming256
+#define PROTO_FLOWS RenoFlow
+#define PROTO_TWIN tonic::ref::RenoTwin
+#include "unit/proto/proto_cases.hpp"
 
 using namespace tonic;
 using namespace tonic::prototb;

@@ -2,11 +2,35 @@
 // TCP SACK loss recovery (protocols/sack, RFC 6675): directed tests. Every
 // event goes through the Verilated modules and the twin (FlowSim checks
 // they agree); the tests then check hand-computed values.
+// Also registers the cases every window protocol shares
+// (tb/unit/proto/proto_cases.hpp) for SACK's configs. Part of test_proto.
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-#include "proto_models.hpp"
+#include "Vsack_incoming.h"
+#include "Vsack_incoming_w256.h"
+#include "Vsack_periodic.h"
+#include "protocols/sack/twin.hpp"
+#include "unit/proto/proto_tb.hpp"
+
+namespace tonic::prototb {
+
+using ref::SackTwin;
+using SackIncoming = Cfg<Vsack_incoming, SackTwin, 128, true>;
+using SackPeriodic = Cfg<Vsack_periodic, SackTwin, 128, false>;
+using SackIncoming256 = Cfg<Vsack_incoming_w256, SackTwin, 256, true>;
+/// One flow through the W = 128 incoming and periodic models.
+using SackFlow = FlowSim<Vsack_incoming, Vsack_periodic, SackTwin, 128>;
+
+}  // namespace tonic::prototb
+
+// The cases every window protocol shares, for this protocol's configs.
+#define PROTO_CONFIGS \
+  tonic::prototb::SackIncoming, tonic::prototb::SackPeriodic, tonic::prototb::SackIncoming256
+#define PROTO_FLOWS SackFlow
+#define PROTO_TWIN tonic::ref::SackTwin
+#include "unit/proto/proto_cases.hpp"
 
 using namespace tonic;
 using namespace tonic::prototb;

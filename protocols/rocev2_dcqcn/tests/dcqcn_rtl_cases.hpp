@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// RoCEv2 protocol modules (protocols/rocev2_dcqcn, protocols/rocev2_gb0)
-// against the DCQCN reaction-point reference (tb/common/ref/dcqcn_ref.hpp,
+// The dcqcn_rtl cases (label dcqcn_rtl): the RoCEv2 protocol modules
+// against the DCQCN reaction-point reference (../dcqcn_ref.hpp,
 // docs/design/dcqcn.md), integer for integer: directed checks of every
 // rule, the go-back rules, and long seeded random schedules of CNPs, acks
 // (the byte counter) and periodic visits. Every event goes through the
@@ -11,6 +11,14 @@
 //   periodic visit (not dropped)          -> Rp::visit(now)
 // and after every event Rc, Rt, alpha, both stage counts, the byte count,
 // the due times and the engine's rate equal the reference's.
+// Not a header of declarations: a protocol with these modules
+// (test_dcqcn_rtl.cpp here, protocols/rocev2_gb0/tests/test_gb0_rtl.cpp)
+// defines DCQCN_RTL_FLOWS (its RoceFlow type) and includes this file once,
+// registering every case for that type.
+#ifndef DCQCN_RTL_FLOWS
+#error "define DCQCN_RTL_FLOWS before including dcqcn_rtl_cases.hpp"
+#endif
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -18,22 +26,14 @@
 #include <map>
 #include <string>
 
-#include "Vrocev2_dcqcn_incoming.h"
-#include "Vrocev2_dcqcn_periodic.h"
-#include "Vrocev2_gb0_incoming.h"
-#include "Vrocev2_gb0_periodic.h"
+#include "protocols/rocev2_dcqcn/tests/roce_flow.hpp"
 #include "tonic/rng.hpp"
-#include "common/vh_constants.hpp"
-#include "roce_flow.hpp"
 
 using namespace tonic;
 using namespace tonic::dcqcntb;
 using tonic::ref::dcqcn::Rp;
 
 namespace {
-
-using DcqcnFlow = RoceFlow<Vrocev2_dcqcn_incoming, Vrocev2_dcqcn_periodic>;
-using Gb0Flow = RoceFlow<Vrocev2_gb0_incoming, Vrocev2_gb0_periodic>;
 
 constexpr uint32_t kC = RoceCfg::kC;
 constexpr uint32_t kSeg = RoceCfg::kSegBytes;
@@ -76,47 +76,8 @@ struct Pair {
 
 }  // namespace
 
-TEST_CASE("dcqcn_rtl: the constants of user_configs.vh are the reference's defaults",
-          "[dcqcn_rtl][smoke]") {
-  auto c = vh_constants(read_text(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_dcqcn/user_configs.vh"));
-  const ref::dcqcn::Params d;  // dcqcn.md defaults
-  CHECK(c.at("DcqcnC") == d.c_ru);
-  CHECK(c.at("DcqcnRmin") == d.rmin_ru);
-  CHECK(c.at("DcqcnRai") == d.rai_ru);
-  CHECK(c.at("DcqcnRhai") == d.rhai_ru);
-  CHECK(c.at("DcqcnK") == d.k_cycles);
-  CHECK(c.at("DcqcnT") == d.t_cycles);
-  CHECK(c.at("DcqcnB") == d.b_bytes);
-  CHECK(c.at("DcqcnF") == d.f_stages);
-  CHECK(c.at("DcqcnGShift") == ref::dcqcn::kGShift);
-  // The test's copy (RoceCfg) equals the file.
-  CHECK(c.at("DcqcnC") == RoceCfg::kC);
-  CHECK(c.at("DcqcnRmin") == RoceCfg::kRmin);
-  CHECK(c.at("DcqcnRai") == RoceCfg::kRai);
-  CHECK(c.at("DcqcnRhai") == RoceCfg::kRhai);
-  CHECK(c.at("DcqcnK") == RoceCfg::kK);
-  CHECK(c.at("DcqcnT") == RoceCfg::kT);
-  CHECK(c.at("DcqcnB") == RoceCfg::kB);
-  CHECK(c.at("DcqcnF") == RoceCfg::kF);
-  CHECK(c.at("SegBytes") == RoceCfg::kSegBytes);
-  CHECK(c.at("BurstBytes") == RoceCfg::kBurstBytes);
-  CHECK(c.at("TokensInit") == RoceCfg::kTokensInit);
-  CHECK(c.at("InitWnd") == RoceCfg::kInitWnd);
-  CHECK(c.at("RtoInit") == RoceCfg::kRtoInit);
-  CHECK(c.at("RtoMin") == RoceCfg::kRtoMin);
-  CHECK(c.at("RtoMax") == RoceCfg::kRtoMax);
-  CHECK(c.count("UserIncomingWins") == 0);  // not programmable (docs/dd-pipeline.md)
-  CHECK(RoceCfg::kRateInit == RoceCfg::kC);  // RateInit = DcqcnC in the file
-  // The burst bound of docs/design/credit-schemes.md at R = C for L = 4096
-  // and a wake-up 96 cycles late.
-  CHECK(RoceCfg::kBurstBytes >= 4096 + 4096 / 128 + (uint64_t{kC} * (96 + 2) >> 20));
-  // rocev2_gb0 includes the file unchanged.
-  const std::string gb0 = read_text(std::string(TONIC_SOURCE_DIR) + "/protocols/rocev2_gb0/user_configs.vh");
-  CHECK(gb0.find("`include \"../rocev2_dcqcn/user_configs.vh\"") != std::string::npos);
-}
-
 TEMPLATE_TEST_CASE("dcqcn_rtl: a fresh flow starts its timers on the first visit or the first CNP",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   TestType f;
   REQUIRE(f.u().fresh);
   REQUIRE(f.u().rc == kC);
@@ -149,7 +110,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: a fresh flow starts its timers on the first visit
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: the first CNP from line rate halves Rc and a second cuts with the new alpha",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(1000);
   RoceOut o = p.cnp(2000);
   REQUIRE(o.rate_we);
@@ -164,7 +125,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: the first CNP from line rate halves Rc and a seco
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: alpha decays on the start + n * K schedule and visits in between change nothing",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(0);
   const uint32_t want[] = {1020, 1017, 1014, 1011, 1008, 1005, 1002, 999, 996, 993};
   for (uint32_t n = 1; n <= 10; ++n) {
@@ -181,7 +142,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: alpha decays on the start + n * K schedule and vi
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: timer events give 4 fast steps then additive and byte events then hyper",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(0);
   p.cnp(100);
   const uint64_t t0 = 100;
@@ -222,7 +183,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: timer events give 4 fast steps then additive and 
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes no rate",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(0);
   int n = 0;
   while (p.f.u().rc > RoceCfg::kRmin) {
@@ -238,7 +199,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes no rate
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries and a cancelled visit is re-done on the next one",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(0);
   p.cnp(10);
   const uint64_t due = 10 + RoceCfg::kT;
@@ -269,7 +230,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries and a cancelled vi
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: beyond the visit-period condition the module catches up one expiry per visit",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   // Documents the limit: visits 3 periods apart give one expiry per visit,
   // and the absolute due times catch up on the next visits.
   TestType f;
@@ -289,7 +250,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: beyond the visit-period condition the module catc
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: go-back: a NACK and a timeout mark from wnd_start to next_new",
-                   "[dcqcn_rtl][smoke]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   TestType f(1000);
   f.visit(1);
   f.next_new = 1040;  // 1000..1039 sent
@@ -331,7 +292,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: go-back: a NACK and a timeout mark from wnd_start
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every event",
-                   "[dcqcn_rtl][stress]", DcqcnFlow, Gb0Flow) {
+                   "[dcqcn_rtl][stress]", DCQCN_RTL_FLOWS) {
   TONIC_SEED(0xdc9c7e1);
   constexpr int kSeeds = 3;
   constexpr uint64_t kEvents = 100'000;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // IRN (protocols/irn): directed tests of every rule, the settings against
 // docs/design/credit-schemes.md, and closed-loop flows against the IRN
-// receiver model (tb/common/ref/irn_receiver.hpp) over a lossy, reordering
+// receiver model (lib/tonic/irn_receiver.hpp) over a lossy, reordering
 // network. Every event goes through the Verilated modules and the twin
 // (FlowSim checks they agree).
+// Also registers the cases every rate / token protocol shares
+// (tb/unit/proto_rx/proto_rx_cases.hpp) for IRN's configs, and checks the
+// constants only IRN has. Part of test_proto_rx.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -11,7 +14,34 @@
 #include <vector>
 
 #include "tonic/irn_receiver.hpp"
-#include "proto_rx_models.hpp"
+
+#include "Virn_incoming.h"
+#include "Virn_incoming_w256.h"
+#include "Virn_periodic.h"
+#include "Virn_periodic_w256.h"
+#include "protocols/irn/twin.hpp"
+#include "unit/proto_rx/proto_rx_tb.hpp"
+
+namespace tonic::prototb {
+
+using ref::IrnTwin;
+using IrnIncoming = Cfg<Virn_incoming, IrnTwin, 128, true>;
+using IrnPeriodic = Cfg<Virn_periodic, IrnTwin, 128, false>;
+using IrnIncoming256 = Cfg<Virn_incoming_w256, IrnTwin, 256, true>;
+using IrnPeriodic256 = Cfg<Virn_periodic_w256, IrnTwin, 256, false>;
+
+/// One flow through the incoming and periodic models.
+using IrnFlow = FlowSim<Virn_incoming, Virn_periodic, IrnTwin, 128>;
+using IrnFlow256 = FlowSim<Virn_incoming_w256, Virn_periodic_w256, IrnTwin, 256>;
+
+}  // namespace tonic::prototb
+
+// The cases every protocol with a rate or token credit scheme shares, for
+// this protocol's configs.
+#define PROTO_RX_CONFIGS \
+  tonic::prototb::IrnIncoming, tonic::prototb::IrnPeriodic, tonic::prototb::IrnIncoming256, tonic::prototb::IrnPeriodic256
+#define PROTO_RX_TWIN tonic::ref::IrnTwin
+#include "unit/proto_rx/proto_rx_cases.hpp"
 
 using namespace tonic;
 using namespace tonic::prototb;
@@ -315,4 +345,17 @@ TEST_CASE("proto_rx: irn: closed-loop flows deliver everything and match the twi
   Rng rng(tonic_seed_);
   irn_loops<IrnFlow>(rng.bits64());
   irn_loops<IrnFlow256>(rng.bits64());
+}
+
+// The constants of user_configs.vh only IRN has (the common ones:
+// proto_rx_cases.hpp).
+TEST_CASE("proto_rx: irn: the twin's own constants equal user_configs.vh", "[proto_rx][irn][smoke]") {
+  auto c = vh_constants(vh_text("irn"));
+  for (const char* name : {"RtoLow", "RtoHigh", "RtoLowFlight"}) {
+    INFO(name);
+    REQUIRE(c.count(name) == 1);
+  }
+  CHECK(c["RtoLow"] == IrnTwin::kRtoLow);
+  CHECK(c["RtoHigh"] == IrnTwin::kRtoHigh);
+  CHECK(c["RtoLowFlight"] == IrnTwin::kRtoLowFlight);
 }

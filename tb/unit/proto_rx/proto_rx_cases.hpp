@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests common to the protocol modules of the NDP and IRN protocol folders (NDP,
-// IRN): an event where nothing happened (and a periodic visit without a
-// timeout, which the credit schemes make on every visit of a present flow)
-// writes nothing; >= 100,000 seeded random input vectors per model, every
-// output (credit outputs included) compared with the C++ twin; the twins'
-// constants equal user_configs.vh. Protocol rules and closed loops:
-// test_ndp.cpp, test_irn.cpp.
+// The cases the twin tests of the protocols with a rate or token credit
+// scheme share (label proto_rx): an event where nothing happened (and a
+// periodic visit without a timeout, which the credit schemes make on every
+// visit of a present flow) writes nothing; >= 100,000 seeded random input
+// vectors per model, every output (credit outputs included) compared with
+// the C++ twin; the twin's common constants equal user_configs.vh. Not a
+// header of declarations: a protocol's test file (protocols/<name>/tests/,
+// e.g. protocols/ndp/tests/test_ndp.cpp) defines
+//   PROTO_RX_CONFIGS  its configs (Cfg<V<name>_incoming, Twin, 128, true>, ...),
+//   PROTO_RX_TWIN     its twin type,
+// (and specializes kPeriodicAddsTokens<Twin> if its periodic module adds
+// tokens), then includes this file once. Harness: proto_rx_tb.hpp.
+#ifndef PROTO_RX_CONFIGS
+#error "define PROTO_RX_CONFIGS and PROTO_RX_TWIN before including proto_rx_cases.hpp"
+#endif
+
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <map>
-#include <regex>
+#include <optional>
 #include <string>
-#include <type_traits>
 
 #include "common/vh_constants.hpp"
-#include "proto_rx_models.hpp"
+#include "unit/proto_rx/proto_rx_tb.hpp"
 
 using namespace tonic;
 using namespace tonic::prototb;
@@ -72,11 +80,12 @@ TEMPLATE_TEST_CASE("proto_rx: every output of the model equals the twin on rando
   CHECK(c.rto_we > 1000);
   CHECK(c.restart > 1000);
   CHECK(c.user_we > 1000);
-  // Neither protocol writes the window or the rate; only NDP's timeout
-  // adds tokens.
+  // These modules write neither the window nor the rate; tokens only
+  // where the protocol's test file says its periodic module adds them
+  // (kPeriodicAddsTokens).
   CHECK(c.wnd_we == 0);
   CHECK(c.rate_we == 0);
-  if constexpr (std::is_same_v<Twin, NdpTwin> && !TestType::kIncoming) {
+  if constexpr (kPeriodicAddsTokens<Twin> && !TestType::kIncoming) {
     CHECK(c.tokens_we > 1000);
   } else {
     CHECK(c.tokens_we == 0);
@@ -94,11 +103,12 @@ std::string vh_text(const std::string& protocol) {
 
 /// The credit scheme named in user_configs.vh, as tonic_dd_pkg::credit_e.
 unsigned vh_scheme(const std::string& s) {
-  std::smatch m;
-  const std::regex re(R"(CreditScheme\s*=\s*tonic_dd_pkg::(Credit\w+)\s*;)");
-  REQUIRE(std::regex_search(s, m, re));
-  const std::string v = m[1];
-  return v == "CreditWindow" ? 0 : v == "CreditRate" ? 1 : v == "CreditToken" ? 2 : 99;
+  const std::optional<std::string> v = vh_assignment(s, "CreditScheme");
+  REQUIRE(v.has_value());
+  return *v == "tonic_dd_pkg::CreditWindow" ? 0
+         : *v == "tonic_dd_pkg::CreditRate" ? 1
+         : *v == "tonic_dd_pkg::CreditToken" ? 2
+                                              : 99;
 }
 
 template <class Twin>
@@ -123,17 +133,8 @@ std::map<std::string, uint64_t> check_common(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("proto_rx: the twins' constants equal user_configs.vh", "[proto_rx][smoke]") {
-  {
-    INFO("protocol ndp");
-    auto c = check_common<NdpTwin>(vh_text("ndp"));
-    CHECK(c["RtoTokens"] == NdpTwin::kRtoTokens);
-  }
-  {
-    INFO("protocol irn");
-    auto c = check_common<IrnTwin>(vh_text("irn"));
-    CHECK(c["RtoLow"] == IrnTwin::kRtoLow);
-    CHECK(c["RtoHigh"] == IrnTwin::kRtoHigh);
-    CHECK(c["RtoLowFlight"] == IrnTwin::kRtoLowFlight);
-  }
+TEMPLATE_TEST_CASE("proto_rx: the twin's constants equal user_configs.vh", "[proto_rx][smoke]",
+                   PROTO_RX_TWIN) {
+  INFO("protocol " << TestType::kName);
+  check_common<TestType>(vh_text(TestType::kName));
 }

@@ -22,8 +22,8 @@
 
 #include <verilated.h>
 
-#include "../proto/proto_ports.hpp"
-#include "common/ref/dcqcn_ref.hpp"
+#include "unit/proto/proto_ports.hpp"
+#include "protocols/rocev2_dcqcn/dcqcn_ref.hpp"
 #include "tonic/proto_common.hpp"
 #include "tonic/proto_io.hpp"
 #include "tonic/seq.hpp"

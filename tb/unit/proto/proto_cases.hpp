@@ -1,9 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// Tests common to every protocol module (the <name>_incoming / <name>_periodic builds): a
+// The cases every window protocol's twin test shares (label proto): a
 // "nothing happened" event writes nothing; >= 100,000 seeded random input
 // vectors per model, every output compared with the C++ twin; closed-loop
-// random flows (loss, reordering, timeouts) that must deliver everything.
-// Protocol rules: test_reno.cpp, test_newreno.cpp, test_sack.cpp.
+// random flows (loss, reordering, timeouts) that must deliver everything;
+// the twin's constants equal its user_configs.vh. Not a header of
+// declarations: a protocol's test file (protocols/<name>/tests/, e.g.
+// protocols/reno/tests/test_reno.cpp) defines
+//   PROTO_CONFIGS  its configs (Cfg<V<name>_incoming, Twin, 128, true>, ...),
+//   PROTO_FLOWS    its FlowSim type(s),
+//   PROTO_TWIN     its twin type,
+// and includes this file once: the cases are registered for those types
+// only (Catch2 names them "<case> - <type as spelled>", so spell the types
+// the same way in every folder). The harness is proto_tb.hpp.
+#ifndef PROTO_CONFIGS
+#error "define PROTO_CONFIGS, PROTO_FLOWS and PROTO_TWIN before including proto_cases.hpp"
+#endif
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,10 +24,11 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "common/vh_constants.hpp"
-#include "proto_models.hpp"
+#include "unit/proto/proto_tb.hpp"
 
 using namespace tonic;
 using namespace tonic::prototb;
@@ -143,7 +156,7 @@ void random_flow(uint64_t seed, uint32_t segments, double loss, bool spurious_rt
 }  // namespace
 
 TEMPLATE_TEST_CASE("proto: closed-loop random flows deliver everything and match the twin",
-                   "[proto][stress]", RenoFlow, NewRenoFlow, SackFlow) {
+                   "[proto][stress]", PROTO_FLOWS) {
   TONIC_SEED(0x9207'0003);
   Rng rng(tonic_seed_);
   for (int run = 0; run < 12; ++run) {
@@ -175,8 +188,6 @@ void check_constants() {
 
 }  // namespace
 
-TEST_CASE("proto: the twins' constants equal user_configs.vh", "[proto][smoke]") {
-  check_constants<RenoTwin>();
-  check_constants<NewRenoTwin>();
-  check_constants<SackTwin>();
+TEMPLATE_TEST_CASE("proto: the twin's constants equal user_configs.vh", "[proto][smoke]", PROTO_TWIN) {
+  check_constants<TestType>();
 }

@@ -2,11 +2,35 @@
 // TCP NewReno (protocols/newreno): directed tests of the RFC 6582 rules.
 // Every event goes through the Verilated modules and the twin (FlowSim
 // checks they agree); the tests then check hand-computed values.
+// Also registers the cases every window protocol shares
+// (tb/unit/proto/proto_cases.hpp) for NewReno's configs. Part of test_proto.
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-#include "proto_models.hpp"
+#include "Vnewreno_incoming.h"
+#include "Vnewreno_incoming_w256.h"
+#include "Vnewreno_periodic.h"
+#include "protocols/newreno/twin.hpp"
+#include "unit/proto/proto_tb.hpp"
+
+namespace tonic::prototb {
+
+using ref::NewRenoTwin;
+using NewRenoIncoming = Cfg<Vnewreno_incoming, NewRenoTwin, 128, true>;
+using NewRenoPeriodic = Cfg<Vnewreno_periodic, NewRenoTwin, 128, false>;
+using NewRenoIncoming256 = Cfg<Vnewreno_incoming_w256, NewRenoTwin, 256, true>;
+/// One flow through the W = 128 incoming and periodic models.
+using NewRenoFlow = FlowSim<Vnewreno_incoming, Vnewreno_periodic, NewRenoTwin, 128>;
+
+}  // namespace tonic::prototb
+
+// The cases every window protocol shares, for this protocol's configs.
+#define PROTO_CONFIGS \
+  tonic::prototb::NewRenoIncoming, tonic::prototb::NewRenoPeriodic, tonic::prototb::NewRenoIncoming256
+#define PROTO_FLOWS NewRenoFlow
+#define PROTO_TWIN tonic::ref::NewRenoTwin
+#include "unit/proto/proto_cases.hpp"
 
 using namespace tonic;
 using namespace tonic::prototb;

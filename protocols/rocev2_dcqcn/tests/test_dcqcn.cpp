@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests for the DCQCN reaction-point reference model
-// (tb/common/ref/dcqcn_ref.hpp): directed cases with exact values for every
+// (protocols/rocev2_dcqcn/dcqcn_ref.hpp): directed cases with exact values for every
 // rule, then seeded random schedules checked after every event against a
 // second, per-cycle implementation written here in the most literal form,
 // and a proof that this cross-check catches deliberate mutations.
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/ref/dcqcn_ref.hpp"
+#include "protocols/rocev2_dcqcn/dcqcn_ref.hpp"
 #include "tonic/rng.hpp"
 
 using namespace tonic::ref::dcqcn;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // DcqcnLoop: a DCQCN closed loop in plain C++ (no RTL): N ideal rate-paced
 // senders whose rates are set by one reference reaction point each
-// (dcqcn_ref.hpp, Rp), through one SwitchQueue (the congestion point, RED
+// (../dcqcn_ref.hpp, Rp), through one SwitchQueue (the congestion point, RED
 // ECN marking) to one RoceReceiver (the notification point: a CNP at most
 // once per flow per gap), and back. It is the system of the RTL fairness
 // test (tb/unit/e2e_rdma/test_e2e_rdma.cpp) with the sender replaced by its
@@ -18,7 +18,7 @@
 //     counted from acks, as protocols/rocev2_dcqcn does);
 //   - Rp::visit(t) every visit_period cycles (the engine's periodic calls);
 //   - rate pacing: each flow earns Rc bytes per 2^20 cycles (the RU of
-//     dcqcn_ref.hpp) into a credit capped at burst_bytes (the protocol's
+//     ../dcqcn_ref.hpp) into a credit capped at burst_bytes (the protocol's
 //     BurstBytes D) and sends one seg_bytes segment whenever the credit
 //     covers it. At most one segment leaves per cycle over all flows (the
 //     RTL's single seg stream) unless parallel_send; when several flows are
@@ -42,7 +42,7 @@
 #include <utility>
 #include <vector>
 
-#include "dcqcn_ref.hpp"
+#include "protocols/rocev2_dcqcn/dcqcn_ref.hpp"
 #include "tonic/roce_receiver.hpp"
 #include "tonic/switch_queue.hpp"
 

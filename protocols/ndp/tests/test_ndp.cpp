@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // NDP sender (protocols/ndp): directed tests of every rule, and closed-loop
-// flows against the NDP receiver model (tb/common/ref/ndp_receiver.hpp)
+// flows against the NDP receiver model (lib/tonic/ndp_receiver.hpp)
 // over a network that trims, drops and reorders. Every event goes through
 // the Verilated modules and the twin (FlowSim checks they agree).
+// Also registers the cases every rate / token protocol shares
+// (tb/unit/proto_rx/proto_rx_cases.hpp) for NDP's configs, and checks the
+// constants only NDP has. Part of test_proto_rx.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -10,7 +13,33 @@
 #include <vector>
 
 #include "tonic/ndp_receiver.hpp"
-#include "proto_rx_models.hpp"
+
+#include "Vndp_incoming.h"
+#include "Vndp_periodic.h"
+#include "protocols/ndp/twin.hpp"
+#include "unit/proto_rx/proto_rx_tb.hpp"
+
+namespace tonic::prototb {
+
+using ref::NdpTwin;
+using NdpIncoming = Cfg<Vndp_incoming, NdpTwin, 128, true>;
+using NdpPeriodic = Cfg<Vndp_periodic, NdpTwin, 128, false>;
+
+/// One flow through the incoming and periodic models.
+using NdpFlow = FlowSim<Vndp_incoming, Vndp_periodic, NdpTwin, 128>;
+
+/// NDP's timeout adds RtoTokens tokens (periodic_updates.v).
+template <>
+inline constexpr bool kPeriodicAddsTokens<NdpTwin> = true;
+
+}  // namespace tonic::prototb
+
+// The cases every protocol with a rate or token credit scheme shares, for
+// this protocol's configs.
+#define PROTO_RX_CONFIGS \
+  tonic::prototb::NdpIncoming, tonic::prototb::NdpPeriodic
+#define PROTO_RX_TWIN tonic::ref::NdpTwin
+#include "unit/proto_rx/proto_rx_cases.hpp"
 
 using namespace tonic;
 using namespace tonic::prototb;
@@ -239,4 +268,12 @@ TEST_CASE("proto_rx: ndp: closed-loop flows deliver everything and match the twi
       if (c.drop == 0 && c.ack_loss == 0) CHECK(st.timeouts == 0);
     }
   }
+}
+
+// The constants of user_configs.vh only NDP has (the common ones:
+// proto_rx_cases.hpp).
+TEST_CASE("proto_rx: ndp: the twin's own constants equal user_configs.vh", "[proto_rx][ndp][smoke]") {
+  auto c = vh_constants(vh_text("ndp"));
+  REQUIRE(c.count("RtoTokens") == 1);
+  CHECK(c["RtoTokens"] == NdpTwin::kRtoTokens);
 }
