@@ -123,16 +123,9 @@ std::vector<uint32_t> field_values(User u) {
 // ---------------------------------------------------------------------------
 // Configuration
 
-/// The user_configs.vh constants of the TCP protocols (Reno, NewReno and
-/// SACK use the same values). A twin inherits them and redeclares any its
-/// protocol changes; test_proto checks every twin against its user_configs.vh.
-struct TcpConfig {
-  static constexpr uint32_t kInitWnd = 10;
-  static constexpr uint32_t kRtoInit = 20000;
-  static constexpr uint32_t kRtoMin = 20000;
-  static constexpr uint32_t kRtoMax = 1280000;
-  static constexpr uint32_t kSsAckCap = 2;
-  static constexpr uint32_t kSsthreshInfinite = 511;  // ssthresh of UserInit: not set yet
-};
+/// The ssthresh of a TCP twin's UserInit (9 bits, all ones): not set yet.
+/// The constants of user_configs.vh are not restated here: a twin inherits
+/// them from tonic/protocol_consts.hpp (generated from the folder).
+inline constexpr uint32_t kSsthreshInfinite = 511;
 
 }  // namespace tonic::ref::proto

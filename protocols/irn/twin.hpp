@@ -9,25 +9,11 @@
 #include <cstdint>
 
 #include "tonic/proto_common.hpp"
+#include "tonic/protocol_consts.hpp"  // the constants of user_configs.vh, generated
 
 namespace tonic::ref {
 
-struct IrnTwin {
-  static constexpr const char* kName = "irn";
-  static constexpr unsigned kUserW = 18;  // $bits(user_t)
-  // user_configs.vh
-  static constexpr unsigned kCreditScheme = 1;  // tonic_dd_pkg::CreditRate
-  static constexpr uint32_t kInitWnd = 98;
-  static constexpr uint32_t kRtoLow = 10000;
-  static constexpr uint32_t kRtoHigh = 32000;
-  static constexpr uint32_t kRtoLowFlight = 3;
-  static constexpr uint32_t kRtoInit = 32000;
-  static constexpr uint32_t kRtoMin = 10000;
-  static constexpr uint32_t kRtoMax = 32000;
-  static constexpr uint32_t kRateInit = 131072000;
-  static constexpr uint32_t kBurstBytes = 65536;
-  static constexpr uint32_t kTokensInit = 0;
-
+struct IrnTwin : registry::consts::Irn {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
   /// user_t
   struct User {
     bool in_rec = false;

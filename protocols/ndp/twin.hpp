@@ -9,23 +9,11 @@
 #include <cstdint>
 
 #include "tonic/proto_common.hpp"
+#include "tonic/protocol_consts.hpp"  // the constants of user_configs.vh, generated
 
 namespace tonic::ref {
 
-struct NdpTwin {
-  static constexpr const char* kName = "ndp";
-  static constexpr unsigned kUserW = 1;  // $bits(user_t)
-  // user_configs.vh
-  static constexpr unsigned kCreditScheme = 2;  // tonic_dd_pkg::CreditToken
-  static constexpr uint32_t kInitWnd = 120;
-  static constexpr uint32_t kRtoInit = 100000;
-  static constexpr uint32_t kRtoMin = 100000;
-  static constexpr uint32_t kRtoMax = 6400000;
-  static constexpr uint32_t kRtoTokens = 1;
-  static constexpr uint32_t kRateInit = 0;
-  static constexpr uint32_t kBurstBytes = 0;
-  static constexpr uint32_t kTokensInit = 15;
-
+struct NdpTwin : registry::consts::Ndp {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
   /// user_t
   struct User {
     bool backoff = false;  // a timeout backed the RTO off; the next new ack resets it

@@ -8,12 +8,12 @@
 #include <cstdint>
 
 #include "tonic/proto_common.hpp"
+#include "tonic/protocol_consts.hpp"  // the constants of user_configs.vh, generated
 
 namespace tonic::ref {
 
-struct NewRenoTwin : proto::TcpConfig {
-  static constexpr const char* kName = "newreno";
-  static constexpr unsigned kUserW = 31;  // $bits(user_t)
+struct NewRenoTwin : registry::consts::Newreno {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
+  static constexpr uint32_t kSsthreshInfinite = proto::kSsthreshInfinite;
 
   /// user_t
   struct User {

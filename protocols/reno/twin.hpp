@@ -8,12 +8,12 @@
 #include <cstdint>
 
 #include "tonic/proto_common.hpp"
+#include "tonic/protocol_consts.hpp"  // the constants of user_configs.vh, generated
 
 namespace tonic::ref {
 
-struct RenoTwin : proto::TcpConfig {
-  static constexpr const char* kName = "reno";
-  static constexpr unsigned kUserW = 20;  // $bits(user_t)
+struct RenoTwin : registry::consts::Reno {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
+  static constexpr uint32_t kSsthreshInfinite = proto::kSsthreshInfinite;
 
   /// user_t
   struct User {

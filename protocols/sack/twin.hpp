@@ -9,12 +9,12 @@
 #include <cstdint>
 
 #include "tonic/proto_common.hpp"
+#include "tonic/protocol_consts.hpp"  // the constants of user_configs.vh, generated
 
 namespace tonic::ref {
 
-struct SackTwin : proto::TcpConfig {
-  static constexpr const char* kName = "sack";
-  static constexpr unsigned kUserW = 64;  // $bits(user_t)
+struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
+  static constexpr uint32_t kSsthreshInfinite = proto::kSsthreshInfinite;
 
   /// user_t. Positions are distances from wnd_start (8 bits).
   struct User {
