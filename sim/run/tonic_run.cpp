@@ -930,7 +930,7 @@ int main(int argc, char** argv) {
           },
           "flow:seg[:tx],..."));
   app.add_flag("--delayed-ack", o.delayed_ack, "receivers ack every 2nd in-order segment (200-cycle timer)");
-  auto* sack_on = app.add_flag("--sack-receiver", o.sack_rx_on, "receivers send SACK (default: on for sack)");
+  auto* sack_on = app.add_flag("--sack-receiver", o.sack_rx_on, "receivers send SACK (default: on for a protocol paired with the tcp_sack receiver)");
   app.add_flag("--no-sack-receiver", o.sack_rx_off, "receivers send no SACK")->excludes(sack_on);
   app.add_option("--seed", o.seed, "random seed (drops, DMA sink)")->capture_default_str();
   app.add_option("--out", o.out, "output directory")->capture_default_str();
