@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Simulation-speed benchmark of the NDP, RoCE and IRN protocol tops (1024 flows):
-// every flow backlogged; an ideal receiver acks each segment 20 cycles
-// after it leaves, and for NDP also pulls one segment per arrival (the
-// rx stream carries one event per cycle, so NDP runs at the rx stream's
-// pace). No reference checks beyond SysTb's per-segment ones.
+// Simulation-speed benchmark of the tops of every rate and token protocol
+// of the registry (their tonic_<name>_1024x128 builds, 1024 flows): every
+// flow backlogged; an ideal receiver acks each segment 20 cycles after it
+// leaves, and for token credit also pulls one segment per arrival (the rx
+// stream carries one event per cycle, so a token protocol runs at the rx
+// stream's pace). No reference checks beyond SysTb's per-segment ones.
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "Vtonic_irn_1024x128.h"
-#include "Vtonic_ndp_1024x128.h"
-#include "Vtonic_rocev2_dcqcn_1024x128.h"
-#include "Vtonic_rocev2_gb0_1024x128.h"
 #include "common/bench.hpp"
+#include "tonic/net_models.hpp"
+#include "tonic/protocol_registry.hpp"
 #include "tonic/sys_tb.hpp"
 
 using namespace tonic;
@@ -50,9 +50,14 @@ uint64_t run(uint64_t cycles, uint64_t seed) {
 
 int main(int argc, char** argv) {
   BenchMain bench("rdma", argc, argv);
-  bench.add("tonic_ndp_1024x128", run<Vtonic_ndp_1024x128, true>);
-  bench.add("tonic_rocev2_dcqcn_1024x128", run<Vtonic_rocev2_dcqcn_1024x128, false>);
-  bench.add("tonic_rocev2_gb0_1024x128", run<Vtonic_rocev2_gb0_1024x128, false>);
-  bench.add("tonic_irn_1024x128", run<Vtonic_irn_1024x128, false>);
+  for (const registry::Protocol& p : registry::kProtocols) {
+    if (p.credit == registry::Credit::kWindow) continue;
+    const std::string config = std::string("tonic_") + p.name + "_1024x128";
+    const bool pulls = p.credit == registry::Credit::kTokens;
+    registry::with_net_model(config, [&](auto tag) {
+      using M = typename decltype(tag)::Model;
+      bench.add(config, pulls ? run<M, true> : run<M, false>);
+    });
+  }
   return bench.run();
 }
