@@ -661,6 +661,10 @@ export function dispatchCpp(protocols, fn, pattern, size) {
   });
 }
 
+/// The cases of a dispatch by config name: f(ModelTag<V<config><suffix>, F, W>{}).
+const configCases = (builds, suffix = '') =>
+  builds.map((c) => `  if (config == "${c.name}") return f(ModelTag<V${c.name}${suffix}, ${c.size.flows}, ${c.size.window}>{});`);
+
 /// Dispatch by config name over a list of builds: `fn(std::string_view
 /// config, f)` calls f(ModelTag<V<config>, F, W>{}) (headers of every build
 /// included; the caller links them: CMake's list of the same builds).
@@ -670,9 +674,22 @@ export function configDispatchCpp(builds, fn, what) {
     std: ['stdexcept', 'string', 'string_view'], models: builds.map((c) => `V${c.name}`),
     doc: `/// Calls f(ModelTag<V<config>, Flows, Window>{}) for one of ${what}.`,
     param: 'std::string_view config',
-    body: [...builds.map((c) => `  if (config == "${c.name}") return f(ModelTag<V${c.name}, ${c.size.flows}, ${c.size.window}>{});`),
-      `  throw std::out_of_range("${fn}: no build " + std::string(config));`],
+    body: [...configCases(builds), `  throw std::out_of_range("${fn}: no build " + std::string(config));`],
   });
+}
+
+/// The same dispatch with its result type R given by the caller
+/// (`fn<R>(config, f)`), so that it compiles with no builds at all: the
+/// lines of the function, for a header that holds more.
+function configDispatchFn(builds, fn, what, suffix) {
+  return [
+    `/// Returns f(ModelTag<V<config>${suffix}, Flows, Window>{}) as an R, for ${what}.`,
+    'template <class R, class F>',
+    `R ${fn}(std::string_view config, [[maybe_unused]] F&& f) {`,
+    ...configCases(builds, suffix),
+    `  throw std::out_of_range("${fn}: no ${suffix ? 'traced ' : ''}build " + std::string(config));`,
+    '}',
+  ];
 }
 
 /// The one layout of a generated dispatch header: `fn(param, f)` in
@@ -832,12 +849,7 @@ function twinModelsCpp(builds, traced) {
     ...builds.map((c) => `    {"${c.name}", "${c.protocol}", ${c.size.flows}, ${c.size.window}, ${tracedNames.has(c.name)}},`),
     '}};',
     '',
-    '/// Returns f(ModelTag<V<config>, Flows, Window>{}) as an R, for one build of kTwinBuilds.',
-    'template <class R, class F>',
-    'R with_twin_model(std::string_view config, [[maybe_unused]] F&& f) {',
-    ...builds.map((c) => `  if (config == "${c.name}") return f(ModelTag<V${c.name}, ${c.size.flows}, ${c.size.window}>{});`),
-    '  throw std::out_of_range("with_twin_model: no build " + std::string(config));',
-    '}',
+    ...configDispatchFn(builds, 'with_twin_model', 'one build of kTwinBuilds', ''),
     '',
     '}  // namespace tonic::registry',
     '',
@@ -868,12 +880,7 @@ function tracedModelsCpp(traced) {
     '',
     'namespace tonic::registry {',
     '',
-    '/// Returns f(ModelTag<V<config>_trace, Flows, Window>{}) as an R, for a traced build of kTwinBuilds.',
-    'template <class R, class F>',
-    'R with_traced_model(std::string_view config, [[maybe_unused]] F&& f) {',
-    ...traced.map((c) => `  if (config == "${c.name}") return f(ModelTag<V${c.name}_trace, ${c.size.flows}, ${c.size.window}>{});`),
-    '  throw std::out_of_range("with_traced_model: no traced build " + std::string(config));',
-    '}',
+    ...configDispatchFn(traced, 'with_traced_model', 'a traced build of kTwinBuilds', '_trace'),
     '',
     '}  // namespace tonic::registry',
     '',

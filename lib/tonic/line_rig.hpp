@@ -117,7 +117,7 @@ class LineRig {
   /// rx beats delivered to the DUT.
   uint64_t rx_beats() const { return rx_beats_; }
   const SwitchQueue& queue() const { return q_; }
-  uint64_t stat(DdStat s) { return h_.dut().stats_o[static_cast<int>(s)]; }
+  uint64_t stat(DdStat s) { return dd_stat(h_.dut(), s); }
   /// Ack-to-retransmit latency, per retransmission whose trigger is
   /// unambiguous: cycles from the latest rx beat of its flow (an ACK, SACK
   /// or NACK; a timeout in between disqualifies) to the retransmission

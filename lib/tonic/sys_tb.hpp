@@ -217,7 +217,7 @@ class SysTb {
   }
 
   uint32_t credit_stat(CreditStat s) { return h_.dut().credit_stats_o[static_cast<int>(s)]; }
-  uint32_t stat(DdStat s) { return h_.dut().stats_o[static_cast<int>(s)]; }
+  uint32_t stat(DdStat s) { return dd_stat(h_.dut(), s); }
   uint64_t outs() const { return sb_.outs(); }
   uint64_t errors() const { return sb_.errors(); }
   const std::string& first_error() const { return sb_.first_error(); }

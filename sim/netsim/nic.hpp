@@ -165,7 +165,7 @@ class SenderNic : public SenderNicBase {
   uint64_t cycles() const override { return h_.cycle(); }
   std::map<std::string, uint64_t> bad_input() override {
     std::map<std::string, uint64_t> m;
-    for (const auto& [name, st] : kDdBadInputStats) m[name] = h_.dut().stats_o[static_cast<int>(st)];
+    for (const auto& [name, st] : kDdBadInputStats) m[name] = dd_stat(h_.dut(), st);
     return m;
   }
 

@@ -268,7 +268,7 @@ Result run_experiment(Kind kind, const std::string& name, const Config& cfg, uin
       res.discarded = gb0.counters(f).discarded;
       break;
   }
-  auto stat = [&](Stat s) { return uint64_t{d.stats_o[static_cast<int>(s)]}; };
+  auto stat = [&](Stat s) { return uint64_t{dd_stat(d, s)}; };
   res.timeouts = stat(Stat::kTimeouts);
   res.rx_bad_ack = stat(Stat::kRxBadAck);
   res.rx_unknown_flow = stat(Stat::kRxUnknownFlow);

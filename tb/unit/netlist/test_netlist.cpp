@@ -38,7 +38,7 @@ using Net = TONIC_NL_NET;
 
 /// Counters of tonic_top's stats_o (tonic/stats_layout.hpp, generated from the package).
 using Stat = tonic::DdStat;
-uint32_t stat(Rtl& d, Stat s) { return d.stats_o[static_cast<int>(s)]; }
+uint32_t stat(Rtl& d, Stat s) { return tonic::dd_stat(d, s); }
 
 ScenarioConfig scenario_config() {
   ScenarioConfig c;

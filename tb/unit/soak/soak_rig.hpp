@@ -466,15 +466,15 @@ class Soak {
   Stats read_stats() {
     auto& d = h_.dut();
     Stats s;
-    s.segs = d.stats_o[static_cast<int>(DdStat::kSegments)];
-    s.rtx = d.stats_o[static_cast<int>(DdStat::kRetransmits)];
-    s.ctrl_bad = d.stats_o[static_cast<int>(DdStat::kCtrlBad)];
-    s.bad_sack = d.stats_o[static_cast<int>(DdStat::kRxBadSack)];
-    s.bad_ack = d.stats_o[static_cast<int>(DdStat::kRxBadAck)];
-    s.bad_type = d.stats_o[static_cast<int>(DdStat::kRxBadType)];
-    s.unknown = d.stats_o[static_cast<int>(DdStat::kRxUnknownFlow)];
-    s.flow_range = d.stats_o[static_cast<int>(DdStat::kRxFlowRange)];
-    s.wdog = d.stats_o[static_cast<int>(DdStat::kWdogTrips)];
+    s.segs = dd_stat(d, DdStat::kSegments);
+    s.rtx = dd_stat(d, DdStat::kRetransmits);
+    s.ctrl_bad = dd_stat(d, DdStat::kCtrlBad);
+    s.bad_sack = dd_stat(d, DdStat::kRxBadSack);
+    s.bad_ack = dd_stat(d, DdStat::kRxBadAck);
+    s.bad_type = dd_stat(d, DdStat::kRxBadType);
+    s.unknown = dd_stat(d, DdStat::kRxUnknownFlow);
+    s.flow_range = dd_stat(d, DdStat::kRxFlowRange);
+    s.wdog = dd_stat(d, DdStat::kWdogTrips);
     return s;
   }
 
