@@ -63,8 +63,8 @@ import { fileURLToPath } from 'node:url';
 
 import { cli } from './lib/cli.mjs';
 import {
-  backpressureRun, fuzzTarget, loadProtocols, netlistConfig, networkBuilds, PROTOCOL_FILES, protocolConfigs, tracedBuilds,
-  twinBuilds, writeIfChanged,
+  backpressureRun, fuzzTarget, loadProtocols, netlistConfig, networkBuilds, PROTOCOL_FILES, protocolConfigs,
+  referenceProtocol, tracedBuilds, twinBuilds, writeIfChanged,
 } from './registry.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -223,8 +223,11 @@ export function cmakeTable(configs) {
     out.push(`set(TONIC_${v}_MODELS ${list(names)})`);
   }
   for (const p of protocols) {
-    out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`);
+    out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`,
+      `set(TONIC_PROTOCOL_${p.name}_NS3 ${q(p.ns3 ?? '')})`);
   }
+  // The reference protocol (protocol.json "reference"; empty in a tree without it).
+  out.push(`set(TONIC_REFERENCE_PROTOCOL ${q(referenceProtocol(protocols)?.name ?? '')})`);
   // The opt-in checks of protocol.json "checks" (registry.mjs): back-pressure
   // models, fuzz targets (a variant: its base config and defines), netlist configs.
   const bp = protocols.map(backpressureRun).filter(Boolean);

@@ -39,6 +39,15 @@
 //   traced         true: tonic-run-trace carries an FST-traced model of the
 //                  protocol's 1024 x 128 build (`make run ARGS=--trace=F`);
 //                  needs a twin and a tcp / tcp_sack receiver
+//   reference      true on exactly one protocol of the tree: the window
+//                  protocol the core's own system tests (robustness, the
+//                  sizes of the sender top), `make vivado`, `make netsim`
+//                  and `make compare` use when no protocol is given. A tree
+//                  without it (TONIC_ONLY_PROTOCOLS) has those defaults
+//                  unset; `--reference` prints it (or nothing)
+//   ns3            the ns-3 3.37 TCP congestion control that models the
+//                  protocol (e.g. "TcpNewReno"): tonic-ns3 and the ns-3
+//                  comparisons run only protocols that name one
 //   checks         {check: true | {"defines": {MACRO: value}}}: the generic
 //                  rigs that run this protocol (opt-in: each costs test
 //                  time), the scenario chosen by its credit scheme; CHECKS:
@@ -72,7 +81,7 @@
 // field most significant. A construct the reader does not understand is an
 // error naming the file, never a silent default.
 //
-// CLI: node scripts/registry.mjs [--list] [--cpp DIR] [--check NAME]
+// CLI: node scripts/registry.mjs [--list] [--cpp DIR] [--check NAME] [--reference]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -372,7 +381,11 @@ export function checkNames(protocols, check) {
 // Protocol folders.
 
 const FILES = ['incoming.v', 'periodic_updates.v', 'user_configs.vh'];
-const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds', 'twin', 'traced', 'checks'];
+const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds', 'twin', 'traced',
+  'reference', 'ns3', 'checks'];
+/// The ns-3 3.37 TcpCongestionOps a protocol may name in "ns3".
+export const NS3_TCPS = ['TcpNewReno', 'TcpDctcp', 'TcpCubic', 'TcpLinuxReno', 'TcpVegas', 'TcpBic', 'TcpHighSpeed',
+  'TcpHtcp', 'TcpHybla', 'TcpIllinois', 'TcpLedbat', 'TcpLp', 'TcpScalable', 'TcpVeno', 'TcpWestwood', 'TcpYeah', 'TcpBbr'];
 /// The file of a protocol's C++ twin, in its folder.
 export const TWIN_FILE = 'twin.hpp';
 const BUILD_KEYS = ['flows', 'window', 'suffix', 'synth', 'model', 'lint', 'defines', 'model_params', 'synth_note'];
@@ -450,11 +463,20 @@ export function readProtocol(dir) {
   if (traced && (!d.twin || !['tcp', 'tcp_sack'].includes(d.receiver) || cfg.credit !== 'window')) {
     throw new Error(`${dw}: "traced" needs a twin, window credit and a tcp or tcp_sack receiver (the detailed run of tonic-run)`);
   }
+  const reference = d.reference ?? false;
+  if (typeof reference !== 'boolean') throw new Error(`${dw}: "reference" must be true or false`);
+  if (reference && (cfg.credit !== 'window' || !['tcp', 'tcp_sack'].includes(d.receiver))) {
+    throw new Error(`${dw}: "reference" needs window credit and a tcp or tcp_sack receiver`);
+  }
+  const ns3 = d.ns3 ?? null;
+  if (ns3 !== null && (!NS3_TCPS.includes(ns3) || !['tcp', 'tcp_sack'].includes(d.receiver))) {
+    throw new Error(`${dw}: "ns3" must be one of ${NS3_TCPS.join(', ')} on a tcp or tcp_sack protocol`);
+  }
   const checks = readChecks(d.checks ?? {}, { receiver: d.receiver, credit: cfg.credit, small }, dw);
   for (const c of Object.values(checks)) if (c.defines) readUserConfigs(path.join(dir, 'user_configs.vh'), c.defines);
   return {
     name, dir: rel(dir), receiver: d.receiver, host_restart: hostRestart, small, module_windows: moduleWindows,
-    builds, probes, twin: d.twin ?? null, traced, checks, ...cfg,
+    builds, probes, twin: d.twin ?? null, traced, reference, ns3, checks, ...cfg,
   };
 }
 
@@ -471,8 +493,14 @@ export function loadProtocols() {
     if (unknown.length) throw new Error(`TONIC_ONLY_PROTOCOLS: no protocol folder ${unknown.join(', ')} (protocols: ${names.join(', ')})`);
     names = names.filter((n) => only.includes(n));
   }
-  return names.map((n) => readProtocol(path.join(PROTOCOLS_DIR, n)));
+  const protocols = names.map((n) => readProtocol(path.join(PROTOCOLS_DIR, n)));
+  const refs = protocols.filter((p) => p.reference).map((p) => p.name);
+  if (refs.length > 1) throw new Error(`"reference" is true in more than one protocol.json: ${refs.join(', ')}`);
+  return protocols;
 }
+
+/// The reference protocol (descriptor "reference"), or null in a tree without it.
+export const referenceProtocol = (protocols) => protocols.find((p) => p.reference) ?? null;
 
 /// The manifest configs of one protocol (scripts/manifest.mjs merges them
 /// with rtl/manifest/*.json; the tonic_top ones use the "tonic_top" file set).
@@ -903,6 +931,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       list: { type: 'boolean', help: 'one line per protocol: name, credit, receiver, user bits, builds' },
       cpp: { type: 'string', arg: 'DIR', help: 'write the C++ registry headers to DIR/tonic/ (the configure step)' },
       check: { type: 'string', arg: 'NAME', help: `print the runs of one check, space-separated (${CHECKS.join(', ')})` },
+      reference: { type: 'boolean', help: 'print the reference protocol (protocol.json "reference"), or nothing' },
     },
   });
   try {
@@ -930,6 +959,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       writeIfChanged(path.join(opts.cpp, 'tonic', 'fuzz_targets.hpp'), fuzzTargetsHeader(protocols));
     }
     if (opts.check) process.stdout.write(`${checkNames(protocols, opts.check).join(' ')}\n`);
+    if (opts.reference) process.stdout.write(`${referenceProtocol(protocols)?.name ?? ''}\n`);
   } catch (e) {
     process.stderr.write(`registry: ${e.message}\n`);
     process.exit(2);
