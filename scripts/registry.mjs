@@ -269,6 +269,7 @@ export function readUserConfigs(file, defines = {}) {
     }
   }
   const rest = text.replace(structRe, ';');
+  let userInit = null;
   for (const st of rest.split(';').map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean)) {
     const lp = st.match(/^localparam\s+(.*?)\s*(\w+)\s*=\s*([\s\S]+)$/);
     if (!lp) continue;
@@ -279,7 +280,11 @@ export function readUserConfigs(file, defines = {}) {
       credit = CREDITS[c[1]];
       continue;
     }
-    if (/user_t/.test(type) || expr.startsWith("'{") || /\$bits/.test(expr)) continue;  // UserInit, UserW
+    if (name === 'UserInit') {
+      userInit = expr;
+      continue;
+    }
+    if (/user_t/.test(type) || expr.startsWith("'{") || /\$bits/.test(expr)) continue;  // UserW
     env[name] = evalExpr(expr, env, defines, `${where}: ${name}`);
   }
   if (!credit) throw new Error(`${where}: no CreditScheme`);
@@ -289,7 +294,49 @@ export function readUserConfigs(file, defines = {}) {
   let lsb = fields.reduce((s, f) => s + f.width, 0);
   const userBits = lsb;
   const laid = fields.map((f) => ((lsb -= f.width), { ...f, lsb }));
-  return { credit, consts: env, user_bits: userBits, user_fields: laid };
+  if (userInit === null) throw new Error(`${where}: no localparam user_t UserInit`);
+  return { credit, consts: env, user_bits: userBits, user_fields: laid, user_init: readUserInit(userInit, laid, env, defines, where) };
+}
+
+/// UserInit's value per user_t field (BigInt, cut to the field's width):
+/// a named assignment pattern '{field: expr, ...} with every field once;
+/// '0 and '1 fill a field, 'default: v' the fields not named.
+function readUserInit(expr, fields, env, defines, where) {
+  const w = `${where}: UserInit`;
+  const body = expr.match(/^'\{([\s\S]*)\}$/);
+  if (!body) throw new Error(`${w}: only a named assignment pattern '{field: value, ...} is read`);
+  const parts = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of body[1]) {
+    if (ch === ',' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+      continue;
+    }
+    if (ch === '(' || ch === '{') depth += 1;
+    if (ch === ')' || ch === '}') depth -= 1;
+    cur += ch;
+  }
+  parts.push(cur);
+  const given = {};
+  let dflt = null;
+  for (const part of parts.map((x) => x.trim()).filter(Boolean)) {
+    const m = part.match(/^(\w+)\s*:\s*([\s\S]+)$/);
+    if (!m) throw new Error(`${w}: "${part}" is not field: value`);
+    if (m[1] !== 'default' && !fields.some((f) => f.name === m[1])) throw new Error(`${w}: user_t has no field ${m[1]}`);
+    if (m[1] in given || (m[1] === 'default' && dflt !== null)) throw new Error(`${w}: ${m[1]} given twice`);
+    if (m[1] === 'default') dflt = m[2].trim();
+    else given[m[1]] = m[2].trim();
+  }
+  const out = {};
+  for (const f of fields) {
+    const e = given[f.name] ?? dflt;
+    if (e === undefined || e === null) throw new Error(`${w}: no value for field ${f.name}`);
+    const mask = (1n << BigInt(f.width)) - 1n;
+    out[f.name] = e === "'0" ? 0n : e === "'1" ? mask : evalExpr(e, env, defines, `${w}.${f.name}`) & mask;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -664,6 +711,11 @@ export function constsCpp(protocols) {
       const t = BigInt(v) >= 0n && BigInt(v) < 2n ** 32n ? 'uint32_t' : 'uint64_t';
       lines.push(`  static constexpr ${t} k${k} = ${BigInt.asUintN(64, BigInt(v))}${t === 'uint64_t' ? 'ull' : 'u'};`);
     }
+    const init = p.user_fields.filter((f) => f.width <= 64);
+    lines.push('  /// UserInit, per user_t field of at most 64 bits.', '  struct UserInit {',
+      ...init.map((f) => `    static constexpr ${f.width <= 32 ? 'uint32_t' : 'uint64_t'} ${cppEnum(f.name)} = ` +
+        `${p.user_init[f.name]}${f.width <= 32 ? "u" : "ull"};  // ${f.width} bit${f.width === 1 ? "" : "s"}`),
+      '  };');
     lines.push('};');
   }
   lines.push('', '}  // namespace tonic::registry::consts', '');
@@ -855,7 +907,8 @@ function twinModelsCpp(builds, traced) {
     'namespace tonic {',
     '',
     ...builds.map((c) => [`template <> struct TonicParams<V${c.name}> {`,
-      `  static constexpr uint32_t kFlows = ${c.size.flows}, kWindow = ${c.size.window}, kRing = 16;  // RingN: tonic_top's default`,
+      `  static constexpr uint32_t kFlows = ${c.size.flows}, kWindow = ${c.size.window}, ` +
+        `kRing = ${c.params?.RingN ?? 'layout::top::kRingN'};  // RingN`,
       `  static constexpr const char* kProto = "${c.protocol}";`,
       `  using Twin = ref::${c.twin};`,
       '};'].join('\n')),

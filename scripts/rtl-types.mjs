@@ -5,8 +5,13 @@
 // written as tonic/stats_layout.hpp (enum DdStat / CreditStat, one value per
 // 32-bit field, word 0 the last field, and the fields' names), so no C++
 // file restates it; and the wire and control codes (tonic_wire_pkg::
-// rx_type_e, tonic_dd_pkg::ctrl_op_e) as tonic/wire_codes.hpp (enum class
-// RxType / CtrlOp, the package's value names without their common prefix).
+// rx_type_e, tonic_dd_pkg::ctrl_op_e, rx_err_e, ctrl_err_e) as
+// tonic/wire_codes.hpp (enum class RxType / CtrlOp / RxErr / CtrlErr, the
+// package's value names without their common prefix);
+// and the bit layout of the status and trace ports (status_t, dd_trace_t,
+// dd_ns_trace_t) as tonic/port_layout.hpp (one {lsb, width} per field), which
+// the one parser of those ports (lib/tonic/port_fields.hpp) reads, with
+// tonic_top's parameter defaults (layout::top::kRingN, ...).
 //
 // usage: node scripts/rtl-types.mjs --cpp DIR
 // Exit 2 if the package cannot be read (the message names the struct).
@@ -20,6 +25,17 @@ import { writeIfChanged } from './registry.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PKG = path.join(ROOT, 'rtl', 'dd', 'tonic_dd_pkg.sv');
 const WIRE_PKG = path.join(ROOT, 'rtl', 'common', 'tonic_wire_pkg.sv');
+const TOP = path.join(ROOT, 'rtl', 'tonic_top.sv');
+
+/// The integer parameter defaults of tonic_top (`parameter int unsigned
+/// Name = N`): {Name: N}.
+export function topParams() {
+  const text = fs.readFileSync(TOP, 'utf8');
+  const out = {};
+  for (const m of text.matchAll(/^\s*parameter\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*,?\s*$/gm)) out[m[1]] = Number(m[2]);
+  if (!('RingN' in out)) throw new Error(`${path.relative(ROOT, TOP)}: no parameter int unsigned RingN = N`);
+  return out;
+}
 
 /// The values of `typedef enum logic [..] {...} name;` in the package file:
 /// [{name, value, comment}], values in sized or plain decimal.
@@ -36,10 +52,13 @@ export function enumValues(file, name) {
 }
 
 /// An enum class of the values of a package enum, their common prefix
-/// (e.g. Rx of RxAck, RxSack) cut: RxAck -> kAck.
-function codesCpp(pkg, type, cppName, values) {
-  let prefix = values[0].name.match(/^[A-Z][a-z]*/)[0];
-  if (!values.every((v) => v.name.startsWith(prefix) && v.name.length > prefix.length)) prefix = '';
+/// (given, or the first word: Rx of RxAck, RxSack) cut: RxAck -> kAck.
+function codesCpp(pkg, type, cppName, values, given = null) {
+  let prefix = given ?? values[0].name.match(/^[A-Z][a-z]*/)[0];
+  if (!values.every((v) => v.name.startsWith(prefix) && v.name.length > prefix.length)) {
+    if (given) throw new Error(`${pkg}::${type}: not every value starts with ${given}`);
+    prefix = '';
+  }
   return [
     `/// ${pkg}::${type}.`,
     `enum class ${cppName} : uint8_t {`,
@@ -63,7 +82,23 @@ export function wireCodesCpp() {
     '',
     codesCpp('tonic_dd_pkg', 'ctrl_op_e (ctrl_op_i)', 'CtrlOp', enumValues(PKG, 'ctrl_op_e')),
     '',
+    codesCpp('tonic_dd_pkg', 'rx_err_e (status_o.rx: the cause of an ignored rx event)', 'RxErr',
+      enumValues(PKG, 'rx_err_e'), 'RxErr'),
+    '',
+    codesCpp('tonic_dd_pkg', 'ctrl_err_e (status_o.ctrl: the cause of a refused ctrl op)', 'CtrlErr',
+      enumValues(PKG, 'ctrl_err_e'), 'CtrlErr'),
+    '',
     '}  // namespace tonic',
+    '',
+    'namespace tonic::ref {',
+    '',
+    '/// tonic_wire_pkg::rx_type_e as plain constants (k + the package\'s value',
+    '/// name), the form the twins and receiver models use.',
+    'enum RxType : uint8_t {',
+    ...enumValues(WIRE_PKG, 'rx_type_e').map((v) => `  k${v.name} = ${v.value},`),
+    '};',
+    '',
+    '}  // namespace tonic::ref',
     '',
   ].join('\n');
 }
@@ -118,16 +153,88 @@ export function statsCpp() {
   ].join('\n');
 }
 
+/// The width of a type the packages declare: `typedef logic [A:B] name;`
+/// or `typedef enum logic [A:B] {...} name;` in either package.
+function typeWidth(texts, type) {
+  for (const t of texts) {
+    const m = t.match(new RegExp(`typedef\\s+(?:enum\\s+)?logic\\s*\\[(\\d+):(\\d+)\\]\\s*(?:\\{[^{}]*\\}\\s*)?${type}\\s*;`));
+    if (m) return Number(m[1]) - Number(m[2]) + 1;
+  }
+  throw new Error(`${path.relative(ROOT, PKG)}: the width of type ${type} (no typedef logic [..] ${type} in the packages)`);
+}
+
+/// The fields of `typedef struct packed {...} name;` with their bit
+/// positions: [{name, lsb, width}], first field most significant. Fields
+/// are `logic name;`, `logic [A:B] name;` or `<typedef'd type> name;`.
+export function structLayout(name) {
+  const texts = [fs.readFileSync(PKG, 'utf8'), fs.readFileSync(WIRE_PKG, 'utf8')];
+  const m = texts[0].match(new RegExp(`typedef\\s+struct\\s+packed\\s*\\{([^{}]*)\\}\\s*${name}\\s*;`));
+  if (!m) throw new Error(`${path.relative(ROOT, PKG)}: no typedef struct packed {...} ${name}`);
+  const fields = m[1].split('\n').map((l) => l.replace(/\/\/.*$/, '').trim()).filter(Boolean).map((l) => {
+    const f = l.match(/^(?:logic\s*(?:\[(\d+):(\d+)\])?|(\w+))\s+(\w+)\s*;$/);
+    if (!f) throw new Error(`${path.relative(ROOT, PKG)}: ${name}: cannot read the field "${l}"`);
+    const width = f[3] ? typeWidth(texts, f[3]) : f[1] !== undefined ? Number(f[1]) - Number(f[2]) + 1 : 1;
+    return { name: f[4], width };
+  });
+  let lsb = 0;
+  for (const f of [...fields].reverse()) {
+    f.lsb = lsb;
+    lsb += f.width;
+  }
+  return { fields, width: lsb };
+}
+
+export function portLayoutCpp() {
+  const ns = (cppNs, type, port) => {
+    const { fields, width } = structLayout(type);
+    return [
+      `/// tonic_dd_pkg::${type} (${port}), ${width} bits.`,
+      `namespace ${cppNs} {`,
+      `inline constexpr unsigned kWidth = ${width};`,
+      ...fields.map((f) => `inline constexpr PortField ${camel(f.name)}{${f.lsb}, ${f.width}};`),
+      `}  // namespace ${cppNs}`,
+    ].join('\n');
+  };
+  return [
+    '// SPDX-License-Identifier: Apache-2.0',
+    '// Generated by scripts/rtl-types.mjs from rtl/dd/tonic_dd_pkg.sv and',
+    '// rtl/tonic_top.sv at configure time. Do not edit: change the RTL.',
+    '#pragma once',
+    '',
+    'namespace tonic::layout {',
+    '',
+    '/// tonic_top\'s integer parameter defaults (rtl/tonic_top.sv).',
+    'namespace top {',
+    ...Object.entries(topParams()).map(([k, v]) => `inline constexpr unsigned k${k} = ${v};`),
+    '}  // namespace top',
+    '',
+    '/// A field of a packed-struct port: its least significant bit and width.',
+    'struct PortField {',
+    '  unsigned lsb, width;',
+    '};',
+    '',
+    ns('status', 'status_t', 'status_o'),
+    '',
+    ns('dd_trace', 'dd_trace_t', 'trace_in_o, trace_per_o'),
+    '',
+    ns('ns_trace', 'dd_ns_trace_t', 'trace_ns_o'),
+    '',
+    '}  // namespace tonic::layout',
+    '',
+  ].join('\n');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values: opts } = cli({
     name: 'rtl-types',
-    description: 'Writes the C++ layout of tonic_top\'s counter ports and the wire / control codes from the RTL packages.',
-    options: { cpp: { type: 'string', arg: 'DIR', help: 'write DIR/tonic/stats_layout.hpp and wire_codes.hpp (the configure step)' } },
+    description: 'Writes the C++ layout of tonic_top\'s counter, status and trace ports and the wire / control codes from the RTL packages.',
+    options: { cpp: { type: 'string', arg: 'DIR', help: 'write DIR/tonic/stats_layout.hpp, wire_codes.hpp and port_layout.hpp (the configure step)' } },
   });
   try {
     if (!opts.cpp) throw new Error('--cpp DIR is required');
     writeIfChanged(path.join(opts.cpp, 'tonic', 'stats_layout.hpp'), statsCpp());
     writeIfChanged(path.join(opts.cpp, 'tonic', 'wire_codes.hpp'), wireCodesCpp());
+    writeIfChanged(path.join(opts.cpp, 'tonic', 'port_layout.hpp'), portLayoutCpp());
   } catch (e) {
     process.stderr.write(`rtl-types: ${e.message}\n`);
     process.exit(2);

@@ -160,7 +160,7 @@ class LineRig {
 
  private:
   static constexpr uint32_t kPosted = 1u << 30;  // segments posted per flow: saturated
-  static constexpr uint32_t kRing = 16;          // RingN: addresses of a flow between generation and output
+  static constexpr uint32_t kRing = layout::top::kRingN;  // RingN: addresses of a flow between generation and output
 
   static AnyReceiverOptions rx_options(const LineConfig& c, bool host_restart) {
     AnyReceiverOptions o = c.rx;

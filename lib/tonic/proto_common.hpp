@@ -120,12 +120,4 @@ std::vector<uint32_t> field_values(User u) {
   return out;
 }
 
-// ---------------------------------------------------------------------------
-// Configuration
-
-/// The ssthresh of a TCP twin's UserInit (9 bits, all ones): not set yet.
-/// The constants of user_configs.vh are not restated here: a twin inherits
-/// them from tonic/protocol_consts.hpp (generated from the folder).
-inline constexpr uint32_t kSsthreshInfinite = 511;
-
 }  // namespace tonic::ref::proto

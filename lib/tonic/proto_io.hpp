@@ -20,7 +20,7 @@
 #include <sstream>
 #include <string>
 
-#include "tonic/wire_codes.hpp"  // RxType: generated from tonic_wire_pkg
+#include "tonic/wire_codes.hpp"  // RxType, ref::RxType: generated from tonic_wire_pkg
 
 namespace tonic::ref {
 
@@ -29,16 +29,8 @@ constexpr unsigned kProtoMaxUserW = 128;  // largest user state
 using ProtoRing = std::bitset<kProtoMaxW>;
 using ProtoUser = std::bitset<kProtoMaxUserW>;
 
-/// tonic_wire_pkg::rx_type_e as the plain constants the twins and receiver
-/// models use; the values come from the package (tonic/wire_codes.hpp).
-enum RxType : uint8_t {
-  kRxAck = static_cast<uint8_t>(tonic::RxType::kAck),
-  kRxSack = static_cast<uint8_t>(tonic::RxType::kSack),
-  kRxNack = static_cast<uint8_t>(tonic::RxType::kNack),
-  kRxPull = static_cast<uint8_t>(tonic::RxType::kPull),
-  kRxCnp = static_cast<uint8_t>(tonic::RxType::kCnp),
-  kRxResend = static_cast<uint8_t>(tonic::RxType::kResend),
-};
+// ref::RxType (kRxAck, kRxSack, ...): the plain constants of
+// tonic_wire_pkg::rx_type_e, generated in tonic/wire_codes.hpp.
 
 /// Every input port. Fields are the port names without the _i suffix.
 struct ProtoIn {

@@ -6,8 +6,8 @@
 // What answers the segments (a receiver model, an ideal acker) is the test's
 // business: on_seg sees each address, send_rx() queues the answers.
 //
-// sys_trace() / sys_ns() parse the trace ports (trace_in_o, trace_per_o,
-// trace_ns_o) and stat() reads stats_o, for checkers in on_cycle.
+// sys_trace() / sys_ns() / sys_status() (tonic/port_fields.hpp) parse the
+// trace and status ports, and stat() reads stats_o, for checkers in on_cycle.
 //
 // Checks done here on every address (SegmentScoreboard, segment_scoreboard.hpp):
 // the flow was added (a removed flow's queued addresses still leave and are
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "tonic/harness.hpp"
+#include "tonic/port_fields.hpp"
 #include "tonic/top_drive.hpp"
 #include "tonic/seq.hpp"
 #include "tonic/rng.hpp"
@@ -38,116 +39,6 @@ using SysCtrl = CtrlOp;
 using SysRx = RxType;
 using SysRxCmd = RxCmd;
 using SysSeg = SegOut;
-
-/// status_o (tonic_dd_pkg::status_t, docs/robustness.md): rx and ctrl
-/// causes (rx_err_e, ctrl_err_e codes), credit, note and watchdog events.
-/// Bits from 0: watchdog [0], note_flow [16:1], note_drop [17], rate_flow
-/// [33:18], rate_clamp [34], cred_flow [50:35], tok_excess [51], pull_stale
-/// [52], ctrl_flow [68:53], ctrl [71:69], rx_flow [87:72], rx [90:88],
-/// valid [91].
-enum class RxErr : uint8_t { kNone = 0, kUnknown = 1, kRange = 2, kType = 3, kAck = 4, kStale = 5, kSack = 6 };
-enum class CtrlErr : uint8_t {
-  kNone = 0, kAddPresent = 1, kAbsent = 2, kPostRange = 3, kBadOp = 4, kRange = 5, kRemoveUnacked = 6
-};
-struct SysStatus {
-  bool valid = false;
-  RxErr rx = RxErr::kNone;
-  uint32_t rx_flow = 0;
-  CtrlErr ctrl = CtrlErr::kNone;
-  uint32_t ctrl_flow = 0;
-  bool pull_stale = false, tok_excess = false;
-  uint32_t cred_flow = 0;
-  bool rate_clamp = false;
-  uint32_t rate_flow = 0;
-  bool note_drop = false;
-  uint32_t note_flow = 0;
-  bool watchdog = false;
-};
-
-/// A dd_trace_t port (trace_in_o, trace_per_o): one write of incoming
-/// stage 2 or one periodic call, with the values after it. Bits: user
-/// [127:0], rto [159:128], wnd [175:160], next_new1 [207:176], next_new
-/// [239:208], flow [255:240], timeout [256], valid [257].
-struct SysTrace {
-  bool valid = false;
-  bool timeout = false;
-  uint32_t flow = 0;
-  uint32_t next_new = 0;
-  uint32_t next_new1 = 0;
-  uint32_t wnd = 0;
-  uint32_t rto = 0;
-  uint32_t user[4] = {0, 0, 0, 0};  // user state, least significant word first
-
-  /// Bits [lo, lo + n) of the user state (n <= 32).
-  uint32_t user_bits(unsigned lo, unsigned n) const {
-    uint64_t v = user[lo / 32] >> (lo % 32);
-    if (lo % 32 + n > 32 && lo / 32 < 3) v |= static_cast<uint64_t>(user[lo / 32 + 1]) << (32 - lo % 32);
-    return static_cast<uint32_t>(v & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)));
-  }
-};
-
-/// Bits [lo, lo + n) of a Verilated wide signal (n <= 32).
-template <class Wide>
-uint32_t sys_bits(const Wide& w, unsigned lo, unsigned n) {
-  uint64_t v = w[lo / 32] >> (lo % 32);
-  if (lo % 32 + n > 32) v |= static_cast<uint64_t>(w[lo / 32 + 1]) << (32 - lo % 32);
-  return static_cast<uint32_t>(v & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)));
-}
-
-/// Parses a dd_trace_t port.
-template <class Wide>
-SysTrace sys_trace(const Wide& w) {
-  SysTrace t;
-  t.valid = sys_bits(w, 257, 1);
-  if (!t.valid) return t;
-  t.timeout = sys_bits(w, 256, 1);
-  t.flow = sys_bits(w, 240, 16);
-  t.next_new = sys_bits(w, 208, 32);
-  t.next_new1 = sys_bits(w, 176, 32);
-  t.wnd = sys_bits(w, 160, 16);
-  t.rto = sys_bits(w, 128, 32);
-  for (int i = 0; i < 4; ++i) t.user[i] = w[i];
-  return t;
-}
-
-/// Parses status_o.
-template <class Wide>
-SysStatus sys_status(const Wide& w) {
-  SysStatus t;
-  t.valid = sys_bits(w, 91, 1);
-  if (!t.valid) return t;
-  t.watchdog = sys_bits(w, 0, 1);
-  t.note_flow = sys_bits(w, 1, 16);
-  t.note_drop = sys_bits(w, 17, 1);
-  t.rate_flow = sys_bits(w, 18, 16);
-  t.rate_clamp = sys_bits(w, 34, 1);
-  t.cred_flow = sys_bits(w, 35, 16);
-  t.tok_excess = sys_bits(w, 51, 1);
-  t.pull_stale = sys_bits(w, 52, 1);
-  t.ctrl_flow = sys_bits(w, 53, 16);
-  t.ctrl = static_cast<CtrlErr>(sys_bits(w, 69, 3));
-  t.rx_flow = sys_bits(w, 72, 16);
-  t.rx = static_cast<RxErr>(sys_bits(w, 88, 3));
-  return t;
-}
-
-/// One next-seg decision (dd_ns_trace_t on trace_ns_o: idx [31:0], flow
-/// [47:32], rtx [48], valid [49]).
-struct SysNs {
-  bool valid = false;
-  bool rtx = false;
-  uint32_t flow = 0;
-  uint32_t idx = 0;
-};
-
-inline SysNs sys_ns(uint64_t w) {
-  SysNs n;
-  n.valid = (w >> 49) & 1;
-  n.rtx = (w >> 48) & 1;
-  n.flow = static_cast<uint32_t>((w >> 32) & 0xFFFF);
-  n.idx = static_cast<uint32_t>(w);
-  return n;
-}
 
 template <class Model>
 class SysTb {

@@ -228,31 +228,8 @@ class TonicTb {
 
   // Bits [lo, lo + n) of a Verilated wide signal (n <= 32).
   template <class Wide>
-  static uint32_t bits(const Wide& w, unsigned lo, unsigned n) {
-    uint64_t v = w[lo / 32] >> (lo % 32);
-    if (lo % 32 + n > 32) v |= static_cast<uint64_t>(w[lo / 32 + 1]) << (32 - lo % 32);
-    return static_cast<uint32_t>(v & ((n == 32) ? 0xFFFFFFFFull : ((1ull << n) - 1)));
-  }
-
-  // A dd_trace_t port (tonic_dd_pkg): user [127:0], rto [159:128], wnd
-  // [175:160], next_new1 [207:176], next_new [239:208], flow [255:240],
-  // timeout [256], valid [257].
-  template <class Wide>
   static WindowTrace parse_trace(const Wide& w) {
-    WindowTrace t;
-    t.valid = bits(w, 257, 1);
-    if (!t.valid) return t;
-    t.timeout = bits(w, 256, 1);
-    t.flow = bits(w, 240, 16);
-    t.next_new = bits(w, 208, 32);
-    t.next_new1 = bits(w, 176, 32);
-    t.wnd = bits(w, 160, 16);
-    t.rto = bits(w, 128, 32);
-    for (int i = 3; i >= 0; --i) {
-      t.user <<= 32;
-      t.user |= ref::ProtoUser(w[i]);
-    }
-    return t;
+    return WindowTrace(sys_trace(w));
   }
 
   void check_trace(uint64_t c) {
@@ -260,13 +237,7 @@ class TonicTb {
     auto& d = h_.dut();
     WindowTrace ti = parse_trace(d.trace_in_o);
     if (ti.valid && traces_++ == trace_mutate_at_) ti.wnd += 1;  // self-test
-    // dd_ns_trace_t: idx [31:0], flow [47:32], rtx [48], valid [49].
-    const uint64_t nw = d.trace_ns_o;
-    NsTrace ns;
-    ns.valid = (nw >> 49) & 1;
-    ns.rtx = (nw >> 48) & 1;
-    ns.flow = static_cast<uint32_t>((nw >> 32) & 0xFFFF);
-    ns.idx = static_cast<uint32_t>(nw);
+    NsTrace ns = sys_ns(d.trace_ns_o);
     if (ns.valid && ns_count_++ == ns_mutate_at_) ns.idx += 1;  // self-test
     wref_.next_seg(c, ns, ti);
     wref_.incoming(c, ti);

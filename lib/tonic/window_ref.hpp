@@ -22,12 +22,14 @@
 #include <string>
 #include <vector>
 
+#include "tonic/port_fields.hpp"
 #include "tonic/proto_io.hpp"
 #include "tonic/seq.hpp"
 
 namespace tonic {
 
-/// A write of the window group, as read from a dd_trace_t port.
+/// A write of the window group, as read from a dd_trace_t port, with the
+/// user state as the twins hold it.
 struct WindowTrace {
   bool valid = false;
   bool timeout = false;
@@ -37,6 +39,16 @@ struct WindowTrace {
   uint32_t wnd = 0;
   uint32_t rto = 0;
   ref::ProtoUser user;
+
+  WindowTrace() = default;
+  explicit WindowTrace(const SysTrace& t)
+      : valid(t.valid), timeout(t.timeout), flow(t.flow), next_new(t.next_new), next_new1(t.next_new1), wnd(t.wnd),
+        rto(t.rto) {
+    for (int i = 3; i >= 0; --i) {
+      user <<= 32;
+      user |= ref::ProtoUser(t.user[i]);
+    }
+  }
 };
 
 /// An rx event as driven (type codes of tonic_wire_pkg::rx_type_e).
@@ -51,12 +63,7 @@ struct WindowEvent {
 };
 
 /// A next-segment decision (tonic_dd_pkg::dd_ns_trace_t).
-struct NsTrace {
-  bool valid = false;
-  bool rtx = false;
-  uint32_t flow = 0;
-  uint32_t idx = 0;
-};
+using NsTrace = SysNs;
 
 template <class Twin>
 class WindowRef {

@@ -13,7 +13,6 @@
 namespace tonic::ref {
 
 struct NewRenoTwin : registry::consts::Newreno {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
-  static constexpr uint32_t kSsthreshInfinite = proto::kSsthreshInfinite;
 
   /// user_t
   struct User {
@@ -21,7 +20,7 @@ struct NewRenoTwin : registry::consts::Newreno {  // kName, kUserW, kCreditSchem
     bool in_rec = false;
     bool rto_guard = false;
     bool partial = false;
-    uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
+    uint32_t ssthresh = UserInit::kSsthresh;  // 9 bits; UserInit: all ones, not set yet
     uint32_t ca_cnt = 0;                    // 9 bits
     uint32_t rec_off = 0;                   // 8 bits: recover - wnd_start
     template <class F>

@@ -13,12 +13,11 @@
 namespace tonic::ref {
 
 struct RenoTwin : registry::consts::Reno {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
-  static constexpr uint32_t kSsthreshInfinite = proto::kSsthreshInfinite;
 
   /// user_t
   struct User {
     uint32_t dup_acks = 0;                  // 2 bits
-    uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
+    uint32_t ssthresh = UserInit::kSsthresh;  // 9 bits; UserInit: all ones, not set yet
     uint32_t ca_cnt = 0;                    // 9 bits
     template <class F>
     void fields(F&& f) {

@@ -14,14 +14,13 @@
 namespace tonic::ref {
 
 struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and the constants of user_configs.vh
-  static constexpr uint32_t kSsthreshInfinite = proto::kSsthreshInfinite;
 
   /// user_t. Positions are distances from wnd_start (8 bits).
   struct User {
     uint32_t dup_acks = 0;  // 2 bits
     bool in_rec = false;
     bool rto_guard = false;
-    uint32_t ssthresh = kSsthreshInfinite;  // 9 bits
+    uint32_t ssthresh = UserInit::kSsthresh;  // 9 bits; UserInit: all ones, not set yet
     uint32_t ca_cnt = 0;                    // 9 bits
     uint32_t rec_off = 0;                   // RecoveryPoint - wnd_start
     uint32_t high_off = 0;                  // end of the marked range - wnd_start

@@ -43,6 +43,7 @@
 #include "tonic/rx_beat.hpp"
 #include "tonic/any_receiver.hpp"
 #include "tonic/harness.hpp"
+#include "tonic/port_layout.hpp"
 #include "tonic/rng.hpp"
 #include "tonic/rx_common.hpp"
 #include "tonic/segment_scoreboard.hpp"
@@ -93,7 +94,7 @@ using AnyRx = AnyReceiver;
 template <class Model, uint32_t kFlows, uint32_t kW>
 class Soak {
  public:
-  static constexpr uint32_t kRing = 16;
+  static constexpr uint32_t kRing = layout::top::kRingN;  // tonic_top's RingN
 
   Soak(ProtocolId p, const Options& o) : p_(p), o_(o), rng_(o.seed), rx_(p, kW), sb_(kFlows, options()), fl_(kFlows) {
     // Assertion failures are counted (Verilator's error count), not fatal.
