@@ -54,6 +54,11 @@ function ninjaJobs(dir) {
   return [...byOut.values()];
 }
 
+/// The text of an XML attribute value: the five named entities and numeric ones.
+const unescapeXml = (v) => v.replace(/&(quot|apos|lt|gt|amp|#x[0-9a-fA-F]+|#\d+);/g, (_, e) => (
+  { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' }[e] ??
+    String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))));
+
 /// What a job builds: ['model', name] | ['exe', name] | ['other', name].
 function groupOf(out) {
   let m = out.match(/^rtl\/CMakeFiles\/([^/]+)\.dir\//) ?? out.match(/^rtl\/lib([^/]+)\.a$/);
@@ -99,7 +104,7 @@ function profile() {
 function junit(file) {
   const xml = fs.readFileSync(file, 'utf8');
   const cases = [...xml.matchAll(/<testcase name="([^"]*)"[^>]*time="([\d.]+)"[^>]*?(\/>|>)/g)]
-    .map((m) => ({ name: m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'), s: Number(m[2]) }));
+    .map((m) => ({ name: unescapeXml(m[1]), s: Number(m[2]) }));
   const labelsFile = file.replace(/\.xml$/, '') + '.labels.json';
   const labelOf = new Map();
   if (fs.existsSync(labelsFile)) {
