@@ -229,7 +229,7 @@ class TonicTb {
   // Bits [lo, lo + n) of a Verilated wide signal (n <= 32).
   template <class Wide>
   static WindowTrace parse_trace(const Wide& w) {
-    return WindowTrace(sys_trace(w));
+    return sys_trace(w);
   }
 
   void check_trace(uint64_t c) {

@@ -28,28 +28,18 @@
 
 namespace tonic {
 
-/// A write of the window group, as read from a dd_trace_t port, with the
-/// user state as the twins hold it.
-struct WindowTrace {
-  bool valid = false;
-  bool timeout = false;
-  uint32_t flow = 0;
-  uint32_t next_new = 0;
-  uint32_t next_new1 = 0;
-  uint32_t wnd = 0;
-  uint32_t rto = 0;
-  ref::ProtoUser user;
+/// A write of the window group, as read from a dd_trace_t port.
+using WindowTrace = SysTrace;
 
-  WindowTrace() = default;
-  explicit WindowTrace(const SysTrace& t)
-      : valid(t.valid), timeout(t.timeout), flow(t.flow), next_new(t.next_new), next_new1(t.next_new1), wnd(t.wnd),
-        rto(t.rto) {
-    for (int i = 3; i >= 0; --i) {
-      user <<= 32;
-      user |= ref::ProtoUser(t.user[i]);
-    }
+/// The user state of a trace as the twins hold it.
+inline ref::ProtoUser user_state(const SysTrace& t) {
+  ref::ProtoUser u;
+  for (int i = 3; i >= 0; --i) {
+    u <<= 32;
+    u |= ref::ProtoUser(t.user[i]);
   }
-};
+  return u;
+}
 
 /// An rx event as driven (type codes of tonic_wire_pkg::rx_type_e).
 struct WindowEvent {
@@ -263,10 +253,11 @@ class WindowRef {
 
   void compare(uint64_t cycle, const char* what, uint32_t flow, const Flow& f, const WindowTrace& t) {
     ++checked_;
-    if (t.wnd == f.wnd && t.rto == f.rto && t.user == f.user) return;
+    const ref::ProtoUser tu = user_state(t);
+    if (t.wnd == f.wnd && t.rto == f.rto && tu == f.user) return;
     std::ostringstream os;
     os << what << ": cwnd " << t.wnd << " (ref " << f.wnd << "), rto " << t.rto << " (ref " << f.rto
-       << "), user " << ref::to_hex(t.user, Twin::kUserW) << " (ref " << ref::to_hex(f.user, Twin::kUserW)
+       << "), user " << ref::to_hex(tu, Twin::kUserW) << " (ref " << ref::to_hex(f.user, Twin::kUserW)
        << ")";
     fail(cycle, os.str(), flow);
   }
