@@ -12,10 +12,12 @@
 //   - a build of it: P_<F>x<W> (a fuzz target), tonic_P_<F>x<W>,
 //     Vtonic_P_..., tonic_fuzz_P_..., P_incoming, P_periodic, netlist_P_;
 //   - its folder: protocols/P;
-//   - the bare word P, unless P is also a receiver mode or a word of the
-//     wire format (irn, ndp: receiver modes; sack: SACK blocks), where only
-//     the forms above are distinctive.
+//   - the word P (alone or starting an identifier: P_single.json), unless
+//     P is also a receiver mode or a word of the wire format (irn, ndp:
+//     receiver modes; sack: SACK blocks), where only the forms above are
+//     distinctive.
 // Exit 1 listing file:line: text for each hit, 2 on a bad option.
+// usage: node scripts/check-names.mjs [--quiet] [--root DIR]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,19 +27,21 @@ import { RECEIVERS, ROOT } from './registry.mjs';
 
 const { values: opts } = cli({
   name: 'check-names',
-  usage: 'node scripts/check-names.mjs [--quiet]',
+  usage: 'node scripts/check-names.mjs [--quiet] [--root DIR]',
   description: 'Fails when a tracked file outside protocols/, docs/ and *.md names a protocol\n' +
     '(a protocol is its folder). Exit 1 with the hits, 2 on a bad option.',
   options: {
     quiet: { type: 'boolean', help: 'print only the hits (no summary line)' },
+    root: { type: 'string', arg: 'DIR', shown: 'the project', help: 'the git checkout to check' },
   },
 });
+const TREE = path.resolve(opts.root ?? ROOT);
 
 /// Words that are both a protocol name and a name of something else.
 const SHARED_WORDS = new Set([...RECEIVERS, 'sack']);
 
-const protocols = fs.readdirSync(path.join(ROOT, 'protocols'), { withFileTypes: true })
-  .filter((e) => e.isDirectory() && fs.existsSync(path.join(ROOT, 'protocols', e.name, 'incoming.v')))
+const protocols = fs.readdirSync(path.join(TREE, 'protocols'), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && fs.existsSync(path.join(TREE, 'protocols', e.name, 'incoming.v')))
   .map((e) => e.name);
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -49,7 +53,7 @@ const patterns = protocols.map((p) => {
   return { p, re: new RegExp(forms.join('|')) };
 });
 
-const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean)
+const files = execFileSync('git', ['ls-files', '-z'], { cwd: TREE, encoding: 'utf8' }).split('\0').filter(Boolean)
   .filter((f) => !f.startsWith('protocols/') && !f.startsWith('docs/') && !f.endsWith('.md'));
 
 let hits = 0;
@@ -59,7 +63,7 @@ for (const f of files) {
     hits += 1;
     process.stdout.write(`${f}: the path names ${named.p}\n`);
   }
-  const abs = path.join(ROOT, f);
+  const abs = path.join(TREE, f);
   if (!fs.existsSync(abs) || !fs.statSync(abs).isFile()) continue;
   const buf = fs.readFileSync(abs);
   if (buf.includes(0)) continue;  // binary

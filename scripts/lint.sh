@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # make lint: first the vendor-primitive rule on all RTL
-# (scripts/check-primitives.sh, rtl/tech/xilinx/README.md), then every RTL
+# (scripts/check-primitives.sh, rtl/tech/xilinx/README.md) and the rule that
+# only protocol folders name protocols (scripts/check-names.mjs), then every RTL
 # top in rtl/manifest/*.json, at every parameter set,
 #  1. verilator --lint-only -Wall (waivers only in rtl/lint/waivers.vlt) and
 #  2. Yosys 0.69 read_slang (strict SystemVerilog front end) + hierarchy -check.
@@ -17,6 +18,9 @@ fail=0
 # Vendor primitives only behind rtl/tech/xilinx/ (fast: text only). A
 # failure is reported now and fails the run at the end, after the rest.
 bash scripts/check-primitives.sh || fail=1
+# A protocol is its folder: no tracked file outside protocols/, docs/ and
+# *.md names a protocol (scripts/check-names.mjs; text only, fast).
+"$NODE" scripts/check-names.mjs || fail=1
 
 # Arguments go to manifest.mjs: e.g. --block protocol_<name> lints one protocol's builds.
 configs=$("$NODE" scripts/manifest.mjs --lint "$@")

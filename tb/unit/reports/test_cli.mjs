@@ -138,7 +138,7 @@ const SCRIPTS = {
   'random-programs.mjs': ['--count', '--seed', '--jobs', '--max-chain', '--smoke', '--from-results'],
   'soak.mjs': ['--exe', '--cycles', '--jobs', '--seed', '--chunk', '--protocols', '--aggregate-only'],
   'registry.mjs': ['--list', '--cpp', '--check', '--reference'],
-  'check-names.mjs': ['--quiet'],
+  'check-names.mjs': ['--quiet', '--root'],
   'rtl-types.mjs': ['--cpp'],
   'synth-estimate.mjs': ['--block', '--config', '--jobs', '--flat', '--from-results', '--reanalyze', '--no-reports'],
   'vivado-parse.mjs': ['--name', '--print'],
