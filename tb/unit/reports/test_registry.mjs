@@ -85,3 +85,34 @@ test('twinBuilds: the behavioural builds of the protocols with a twin, window cr
   }
   for (const c of reg.tracedBuilds(protocols)) assert.ok(builds.some((b) => b.name === c.name), c.name);
 });
+
+test('"reference" and "ns3": types, the schemes they allow, and one reference per tree', () => {
+  fails((_, d) => { d.reference = 'yes'; }, /"reference" must be true or false/);
+  fails((_, d) => { d.ns3 = 'TcpNoSuch'; }, /"ns3" must be one of TcpNewReno/);
+  fails((_, d) => { d.receiver = 'roce'; d.ns3 = 'TcpNewReno'; }, /"ns3" must be one of .* on a tcp or tcp_sack protocol/);
+  fails((_, d) => { d.receiver = 'roce'; d.reference = true; }, /"reference" needs window credit and a tcp or tcp_sack receiver/);
+  const p = reg.readProtocol(folder((_, d) => { d.reference = true; d.ns3 = 'TcpCubic'; }));
+  assert.equal(p.reference, true);
+  assert.equal(p.ns3, 'TcpCubic');
+  const protocols = reg.loadProtocols();
+  assert.equal(protocols.filter((q) => q.reference).length, 1, 'the tree has one reference protocol');
+  assert.equal(reg.referenceProtocol(protocols).credit, 'window');
+  assert.equal(reg.referenceProtocol(protocols.filter((q) => !q.reference)), null);
+});
+
+test('UserInit is read per field: values, casts, fills, default, and errors naming the field', () => {
+  const withInit = (init) => folder((dir) => {
+    const f = path.join(dir, 'user_configs.vh');
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/localparam user_t UserInit = '\{[^}]*\};/, `localparam user_t UserInit = ${init};`));
+  });
+  const p = reg.readProtocol(folder(() => {}));
+  const names = p.user_fields.map((f) => f.name);
+  assert.deepEqual(Object.keys(p.user_init), names);
+  const last = p.user_fields[p.user_fields.length - 1];
+  const q = reg.readProtocol(withInit(`'{${names[0]}: '1, default: ${last.width}'(InitWnd + 1)}`));
+  assert.equal(q.user_init[names[0]], (1n << BigInt(p.user_fields[0].width)) - 1n);
+  assert.equal(q.user_init[last.name], BigInt(q.consts.InitWnd) + 1n);
+  assert.throws(() => reg.readProtocol(withInit(`'{${names[0]}: 0}`)), new RegExp(`UserInit: no value for field ${names[1]}`));
+  assert.throws(() => reg.readProtocol(withInit(`'{nosuch: 0, default: 0}`)), /UserInit: user_t has no field nosuch/);
+  assert.throws(() => reg.readProtocol(withInit(`'{0, 0, 0}`)), /UserInit: "0" is not field: value/);
+});
