@@ -630,7 +630,7 @@ export function registryCpp(protocols) {
     '',
     'inline const Protocol& get(ProtocolId id) { return kProtocols[static_cast<int>(id)]; }',
     '',
-    '/// "reno, newreno, ...": every name, for messages.',
+    '/// Every protocol name, comma-separated ("a, b, ..."), for messages.',
     'inline constexpr const char* kNames =',
     `    "${protocols.map((p) => p.name).join(', ')}";`,
     '',
