@@ -20,16 +20,19 @@ help:
 	@echo "make lint            verilator -Wall and yosys read_slang on every RTL top"
 	@echo "make synth-estimate  Yosys 0.69 synth_xilinx estimates -> build/reports/synth.json (+ protocols.json)"
 	@echo "make vivado          Vivado out-of-context synthesis + implementation on the XCKU15P -> build/reports/vivado.json"
-	@echo "                     (PROTOCOL=newreno FLOWS=1024 WINDOW=128 CLOCK=100|150 ARGS=--dry-run; without"
+	@echo "                     (PROTOCOL=<name>: default the reference protocol; FLOWS=1024 WINDOW=128 CLOCK=100|150 ARGS=--dry-run; without"
 	@echo "                     vivado on PATH it writes the run files and says how to run them; synth/vivado/README.md)"
 	@echo "make random-programs the scalability experiment: 72 random incoming.v programs through scripts/check-protocol"
 	@echo "                     -> build/reports/random_programs.json, docs/img/random_programs.png, docs/results.md"
 	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
 	@echo "make experiments     the experiment tests (rate accuracy, live-lock, window mode) and the network experiments"
-	@echo "                     (tonic-netsim: NewReno, DCQCN, go-back-0/N/IRN, reordering; ARGS=--long) -> JSON, PNGs, docs/results.md"
-	@echo "make netsim          build tonic-netsim and run one scenario: CONFIG=sim/netsim/configs/<name>.json ARGS=\"--drops=5,37,38\""
+	@echo "                     (tonic-netsim: the protocols' scenarios: reference protocol, DCQCN, go-back-0/N/IRN, reordering; ARGS=--long)"
+	@echo "                     -> JSON, PNGs, docs/results.md"
+	@echo "make netsim          build tonic-netsim and run one scenario: CONFIG=protocols/<name>/netsim/<scenario>.json"
+	@echo "                     (default: the reference protocol's single.json) ARGS=\"--drops=5,37,38\""
 	@echo "make plots           PNGs of netsim/ns-3 run directories (DIRS=\"build/netsim/...\"; default: every run of make experiments)"
-	@echo "make compare         tonic-netsim against ns-3 TcpNewReno on a few drop patterns -> build/reports/compare.json, docs/results.md"
+	@echo "make compare         tonic-netsim against ns-3 (the reference protocol's single.json and its protocol.json \"ns3\" TCP)"
+	@echo "                     on a few drop patterns (CONFIG=<scenario>) -> build/reports/compare.json, docs/results.md"
 	@echo "make prove           formal proofs (Yosys sat: equivalence, induction, bounded) -> build/reports/prove.json, docs/formal.md"
 	@echo "make fuzz            libFuzzer on tonic_top (clang, build/fuzz; docs/fuzz.md): FUZZ_SECONDS=60 per target,"
 	@echo "                     FUZZ_TARGETS=\"<protocol>_<size> ...\" (default: every registry fuzz target) -> build/reports/fuzz.json"
@@ -86,21 +89,31 @@ experiments: build
 	@$(NODE) scripts/experiments.mjs
 	@$(NODE) scripts/netsim-experiments.mjs --jobs $(JOBS) --netsim $(BUILD)/sim/netsim/tonic-netsim $(ARGS)
 
-# One network scenario (docs/netsim.md): CONFIG=<file> ARGS="<tonic-netsim options>".
-CONFIG ?= sim/netsim/configs/newreno_single.json
+# One network scenario (docs/netsim.md): CONFIG=<file> ARGS="<tonic-netsim options>";
+# without CONFIG the reference protocol's single-flow scenario
+# (scripts/registry.mjs --scenario single: protocols/<reference>/netsim/single.json).
+CONFIG ?=
+# The scenario of CONFIG, or the reference protocol's single.json; a tree
+# without one stops with a message naming the target ($(1)).
+scenario = cfg="$(CONFIG)"; if [ -z "$$cfg" ]; then \
+	  cfg=$$($(NODE) scripts/registry.mjs --scenario single) || { \
+	    echo "make $(1): no reference protocol scenario: give CONFIG=protocols/<name>/netsim/<scenario>.json" >&2; exit 2; }; fi
 netsim: configure
-	@cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim
-	@$(BUILD)/sim/netsim/tonic-netsim --config $(CONFIG) $(ARGS)
+	@$(call scenario,netsim); \
+	  cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim && \
+	  $(BUILD)/sim/netsim/tonic-netsim --config $$cfg $(ARGS)
 
 DIRS ?= $(wildcard build/netsim/full/*)
 plots: setup
 	@$(NODE) scripts/plots.mjs $(DIRS)
 
-# tonic-netsim against ns-3 3.37 TcpNewReno (sim/ns3), a few drop patterns.
+# tonic-netsim against ns-3 3.37 (sim/ns3: the ns-3 TCP of the scenario's
+# protocol.json "ns3"), a few drop patterns; CONFIG as for make netsim.
 compare: configure
-	@cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim tonic-ns3
-	@$(NODE) scripts/compare-suite.mjs --netsim $(BUILD)/sim/netsim/tonic-netsim --ns3 $(BUILD)/sim/ns3/tonic-ns3 \
-	  --config sim/netsim/configs/newreno_single.json --out build/compare $(ARGS)
+	@$(call scenario,compare); \
+	  cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim tonic-ns3 && \
+	  $(NODE) scripts/compare-suite.mjs --netsim $(BUILD)/sim/netsim/tonic-netsim --ns3 $(BUILD)/sim/ns3/tonic-ns3 \
+	    --config $$cfg --out build/compare $(ARGS)
 
 # Every formal proof and planted-bug check (docs/formal.md), one at a time;
 # the quick ones also run in make test (label prove_quick).
@@ -141,10 +154,13 @@ synth-estimate: setup
 	@$(NODE) scripts/protocols.mjs
 
 # Vivado on the XCKU15P (synth/vivado/README.md): one top per run, the
-# sources from the manifest. Defaults: newreno, 1024 flows, window 128, 100 MHz.
+# sources from the manifest. Defaults: the reference protocol
+# (scripts/registry.mjs --reference), 1024 flows, window 128, 100 MHz.
 vivado: setup
-	@$(NODE) scripts/vivado.mjs --protocol $(or $(PROTOCOL),newreno) --flows $(or $(FLOWS),1024) \
-	  --window $(or $(WINDOW),128) --clock $(or $(CLOCK),100) $(ARGS)
+	@p="$(PROTOCOL)"; if [ -z "$$p" ]; then p=$$($(NODE) scripts/registry.mjs --reference) || exit 2; fi; \
+	  if [ -z "$$p" ]; then echo "make vivado: no reference protocol: give PROTOCOL=<name>" >&2; exit 2; fi; \
+	  $(NODE) scripts/vivado.mjs --protocol $$p --flows $(or $(FLOWS),1024) \
+	    --window $(or $(WINDOW),128) --clock $(or $(CLOCK),100) $(ARGS)
 
 # The paper's scalability experiment (docs/timing-model.md): random
 # incoming.v programs through scripts/check-protocol (about 30 min on 2 cores).

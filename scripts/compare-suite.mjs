@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// compare-suite.mjs — `make compare`: one NewReno scenario under several
-// drop patterns, each run by tonic-netsim (our SystemC simulation of the
-// RTL, sim/netsim) and by tonic-ns3 (ns-3's TcpNewReno, sim/ns3), compared
-// by scripts/compare.mjs (completion time, fast-retransmit episodes,
-// timeouts, retransmissions, mean |cwnd difference|, verdict).
+// compare-suite.mjs — `make compare`: one scenario of a protocol that an
+// ns-3 TCP models (protocol.json "ns3") under several drop patterns, each
+// run by tonic-netsim (our SystemC simulation of the RTL, sim/netsim) and by
+// tonic-ns3 (that ns-3 TCP, sim/ns3), compared by scripts/compare.mjs
+// (completion time, fast-retransmit episodes, timeouts, retransmissions,
+// mean |cwnd difference|, verdict).
 //
 // usage: node scripts/compare-suite.mjs --netsim PATH --ns3 PATH
 //          [--config FILE] [--out DIR] [--pattern 'OPTIONS']...
 //   --netsim   the tonic-netsim executable
 //   --ns3      the tonic-ns3 executable
-//   --config   the scenario, given to both (default sim/netsim/configs/newreno_single.json)
+//   --config   the scenario, given to both (default: the reference protocol's
+//              single-flow scenario, scripts/registry.mjs --scenario single)
 //   --out      where the runs go (default build/compare): DIR/<slug>/{tonic,ns3}
 //   --pattern  a drop pattern, the simulators' drop options in one string
 //              (e.g. '--drops=5,37,38' or '--loss=0.0005 --seed=7');
@@ -36,12 +38,13 @@ import { compareDirs, COMPLETION_TOLERANCE_PCT, fmtPct, InputError } from './com
 import { gnuplotAvailable, overlayScript, render } from './gnuplot.mjs';
 import { cli, usageLine } from './lib/cli.mjs';
 import { ROOT } from './manifest.mjs';
+import { loadProtocols, referenceScenario } from './registry.mjs';
 import { markdownTable, updateResults, writeReport } from './report.mjs';
 
 /// The default drop patterns (drop options of sim/common/drop_rule.hpp,
 /// applied to the traced flow's segment indices, first arrival only except
 /// --loss):
-///   --drops=5,37,38        an early loss in slow start, then two in one window (NewReno's partial ack)
+///   --drops=5,37,38        an early loss in slow start, then two in one window (a partial ack)
 ///   --drops=100            a single loss: one fast retransmit
 ///   --drop-every=200       periodic losses: repeated fast recovery in congestion avoidance
 ///   --drops=20,21,22,23    four consecutive losses: recovery over several partial acks, or a timeout
@@ -74,14 +77,14 @@ class Fail extends Error {}
 const CLI = {
   name: 'compare-suite',
   usage: "node scripts/compare-suite.mjs --netsim PATH --ns3 PATH [--config FILE] [--out DIR] [--pattern 'OPTIONS']...",
-  description: 'One NewReno scenario under several drop patterns, each run by tonic-netsim and by tonic-ns3 and\n' +
+  description: 'One scenario under several drop patterns, each run by tonic-netsim and by tonic-ns3 (the ns-3 TCP\n' +
+    'of the protocol\'s protocol.json "ns3") and\n' +
     'compared (scripts/compare.mjs): build/reports/compare.json, the compare table of docs/results.md and\n' +
     'an overlay plot per pattern. Exit 1 when a run fails, 2 on bad usage.',
   options: {
     netsim: { type: 'string', arg: 'PATH', help: 'the tonic-netsim executable (required)' },
     ns3: { type: 'string', arg: 'PATH', help: 'the tonic-ns3 executable (required)' },
-    config: { type: 'string', arg: 'FILE', default: path.join(ROOT, 'sim', 'netsim', 'configs', 'newreno_single.json'),
-      shown: 'sim/netsim/configs/newreno_single.json', help: 'the scenario, given to both' },
+    config: { type: 'string', arg: 'FILE', shown: "the reference protocol's netsim/single.json", help: 'the scenario, given to both' },
     out: { type: 'string', arg: 'DIR', default: path.join(ROOT, 'build', 'compare'), shown: 'build/compare',
       help: 'where the runs go: DIR/<slug>/{tonic,ns3}' },
     pattern: { type: 'string', multiple: true, dashValue: true, arg: "'OPTIONS'",
@@ -96,7 +99,42 @@ function options(argv) {
   const o = { ...values, patterns: values.pattern.map((p) => p.trim()) };
   if (!o.netsim || !o.ns3) throw new InputError(usageLine(CLI));
   if (!o.patterns.length) o.patterns = PATTERNS;
+  if (o.config) {
+    // The registry only names the ns-3 TCP in the labels here.
+    try {
+      o.protocols = loadProtocols();
+    } catch {
+      o.protocols = [];
+    }
+  } else {
+    o.protocols = registry();
+    const s = referenceScenario(o.protocols, 'single');
+    if (s instanceof Error) throw new InputError(`${s.message}: give --config FILE`);
+    o.config = path.join(ROOT, s);
+  }
   return o;
+}
+
+/// The protocols of the registry (an error in a protocol folder: bad usage).
+function registry() {
+  try {
+    return loadProtocols();
+  } catch (e) {
+    throw new InputError(`registry: ${e.message}`);
+  }
+}
+
+/// The scenario's protocol of the registry and its ns-3 TCP (protocol.json
+/// "ns3"): {protocol, tcp}, each null when unknown.
+function scenarioProtocol(protocols, config) {
+  let name;
+  try {
+    name = JSON.parse(fs.readFileSync(config, 'utf8')).protocol;
+  } catch {
+    name = null;  // the simulators say what is wrong with the file
+  }
+  const p = protocols.find((x) => x.name === name);
+  return { protocol: p?.name ?? null, tcp: p?.ns3 ?? null };
 }
 
 // A command line as one could paste it into a shell.
@@ -120,10 +158,10 @@ function txCounts(file) {
   return { fresh: lines.length - rtx, rtx };
 }
 
-function overlay(dir, name, row) {
+function overlay(dir, name, row, ns3Name) {
   const runs = ['tonic', 'ns3'].map((sim) => {
     const counts = txCounts(path.join(dir, sim, 'tx.csv'));
-    return { name: sim === 'tonic' ? 'Tonic (tonic-netsim)' : 'ns-3 TcpNewReno', cwnd: `${sim}/cwnd.csv`, tx: counts ? `${sim}/tx.csv` : null, counts };
+    return { name: sim === 'tonic' ? 'Tonic (tonic-netsim)' : ns3Name, cwnd: `${sim}/cwnd.csv`, tx: counts ? `${sim}/tx.csv` : null, counts };
   });
   const title = `${row.scenario}, ${row.pattern}: ${row.verdict}` +
     ` (completion ${fmtPct(row.completion_diff_pct)}, mean |cwnd diff| ${row.cwnd_mean_abs_diff?.toFixed(2) ?? '-'} segments)`;
@@ -139,6 +177,8 @@ function main(argv) {
     if (!st || !st.isFile()) throw new Fail(`${what} not found: ${exe} (build it first)`);
   }
   if (!fs.existsSync(config)) throw new Fail(`config not found: ${o.config}`);
+  const { protocol, tcp } = scenarioProtocol(o.protocols, config);
+  const ns3Name = tcp ? `ns-3 ${tcp}` : 'ns-3';
   const plots = gnuplotAvailable();
   if (!plots) process.stderr.write('compare-suite: warning: gnuplot not found: no overlay plots (install gnuplot-nox)\n');
 
@@ -163,7 +203,7 @@ function main(argv) {
     row = { ...row, pattern, config: path.relative(ROOT, config), tonic_dir: path.relative(ROOT, dirs.tonic), ns3_dir: path.relative(ROOT, dirs.ns3) };
     if (plots) {
       const png = `compare_${s}.png`;
-      const failed = overlay(dir, png, row);
+      const failed = overlay(dir, png, row, ns3Name);
       if (failed) process.stderr.write(`compare-suite: warning: ${pattern}: ${failed}\n`);
       else row.plot = path.relative(ROOT, path.join(dir, png));
       if (!failed && rows.length === 0) {
@@ -191,12 +231,12 @@ function main(argv) {
     ['verdict', (r) => (r.failed.length ? `differs: ${r.failed.join('; ')}` : 'match')],
   ]);
   const first = rows[0];
-  const note = `\nScenario \`${first.config}\` (${first.scenario}); Tonic = tonic-netsim (the RTL in SystemC), ns-3 = TcpNewReno, ` +
+  const note = `\nScenario \`${first.config}\` (${first.scenario}); Tonic = tonic-netsim (the RTL in SystemC), ns-3 = ${tcp ?? 'tonic-ns3'}, ` +
     `the same drops in both (sim/common/drop_rule.hpp). Diff = (Tonic - ns-3) / ns-3. "match": the same fast-retransmit ` +
     `episodes and timeouts and completion within ${COMPLETION_TOLERANCE_PCT} %. Mean abs cwnd diff: the time average of ` +
     `|cwnd(Tonic) - cwnd(ns-3)| up to the earlier run's end (scripts/compare.mjs).` +
     (first.plot?.startsWith('docs/') ? ` Plot of \`${first.pattern}\`: [${first.plot.replace(/^docs\//, '')}](${first.plot.replace(/^docs\//, '')}); the others in build/compare/.` : '') + '\n';
-  updateResults('compare', 'NewReno: Tonic vs ns-3 (scripts/compare-suite.mjs)', table + note);
+  updateResults('compare', `${protocol ?? first.scenario}: Tonic vs ns-3 (scripts/compare-suite.mjs)`, table + note);
   const matched = rows.filter((r) => r.verdict === 'match').length;
   process.stdout.write(`compare-suite: ${matched} of ${rows.length} patterns match; wrote compare.json, docs/results.md` +
     `${first.plot?.startsWith('docs/') ? `, ${first.plot}` : ''}\n`);

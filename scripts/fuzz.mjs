@@ -3,9 +3,9 @@
 // build/fuzz by the Makefile) and reports what they reached.
 //
 // The targets are the registry's (protocol.json "checks": {"fuzz"},
-// scripts/registry.mjs). Per target: copies the seed corpus
-// tb/fuzz/corpus/<target>/ (none committed yet: the seeds of
-// tb/fuzz/make_seeds.mjs) into a fresh
+// scripts/registry.mjs). Per target: copies the seed corpus of its
+// protocol's folder, protocols/<protocol>/fuzz/corpus/ (none committed: the
+// seeds of tb/fuzz/make_seeds.mjs) into a fresh
 // working corpus build/fuzz/work/<target>/corpus, runs fuzz_<target> for
 // --seconds (-max_total_time, -print_final_stats=1; the log goes to
 // build/fuzz/work/<target>/fuzz.log), and parses libFuzzer's output:
@@ -28,10 +28,11 @@ import { ROOT } from './manifest.mjs';
 import { writeSeeds } from '../tb/fuzz/make_seeds.mjs';
 import { cli } from './lib/cli.mjs';
 import { runPool } from './lib/pool.mjs';
-import { checkNames, loadProtocols } from './registry.mjs';
+import { fuzzTarget, loadProtocols } from './registry.mjs';
 import { markdownTable, writeReport } from './report.mjs';
 
-const ALL = checkNames(loadProtocols(), 'fuzz');
+const TARGETS = new Map(loadProtocols().map(fuzzTarget).filter(Boolean).map((t) => [t.target, t]));
+const ALL = [...TARGETS.keys()];
 const { values: opts } = cli({
   name: 'fuzz',
   description: 'Runs the libFuzzer targets of tb/fuzz (built in --build) and writes build/reports/fuzz.json\n' +
@@ -91,7 +92,7 @@ function runTarget(t) {
     if (!keep) fs.rmSync(work, { recursive: true, force: true });
     fs.rmSync(artifacts, { recursive: true, force: true });
     fs.mkdirSync(artifacts, { recursive: true });
-    const seedDir = path.join(ROOT, 'tb', 'fuzz', 'corpus', t);
+    const seedDir = path.join(ROOT, TARGETS.get(t).corpus);
     if (fs.existsSync(seedDir)) copyDir(seedDir, corpus);
     else writeSeeds(corpus);
     const exe = path.join(build, 'tb', 'fuzz', `fuzz_${t}`);

@@ -225,6 +225,9 @@ export function cmakeTable(configs) {
   for (const p of protocols) {
     out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`,
       `set(TONIC_PROTOCOL_${p.name}_NS3 ${q(p.ns3 ?? '')})`);
+    // Its network scenarios (<folder>/netsim/<scenario>.json), by name; files relative to the root.
+    out.push(`set(TONIC_PROTOCOL_${p.name}_SCENARIOS ${list(Object.keys(p.scenarios))})`,
+      ...Object.entries(p.scenarios).map(([s, f]) => `set(TONIC_PROTOCOL_${p.name}_SCENARIO_${s} ${q(f)})`));
   }
   // The reference protocol (protocol.json "reference"; empty in a tree without it).
   out.push(`set(TONIC_REFERENCE_PROTOCOL ${q(referenceProtocol(protocols)?.name ?? '')})`);
@@ -237,7 +240,9 @@ export function cmakeTable(configs) {
   out.push(`set(TONIC_FUZZ_TARGETS ${list(fz.map((t) => t.target))})`);
   for (const t of fz) {
     out.push(`set(TONIC_FUZZ_${t.target}_MODEL ${q(t.model)})`, `set(TONIC_FUZZ_${t.target}_BASE ${q(t.base)})`,
-      `set(TONIC_FUZZ_${t.target}_DEFINES ${list(Object.entries(t.defines).map(([k, x]) => `${k}=${x}`))})`);
+      `set(TONIC_FUZZ_${t.target}_DEFINES ${list(Object.entries(t.defines).map(([k, x]) => `${k}=${x}`))})`,
+      // Its seed corpus and crash regressions, in the protocol folder (relative to the root).
+      `set(TONIC_FUZZ_${t.target}_CORPUS ${q(t.corpus)})`, `set(TONIC_FUZZ_${t.target}_CRASHES ${q(t.crashes)})`);
   }
   const nl = protocols.map(netlistConfig).filter(Boolean);
   out.push(`set(TONIC_NETLIST_CONFIGS ${list(nl.map((c) => c.name))})`);

@@ -5,6 +5,17 @@
 //   incoming.v, periodic_updates.v, user_configs.vh   the RTL (the paper's three files)
 //   protocol.json                                     the descriptor (below)
 //   README.md, optional C++ twin and tests            documentation
+//   netsim/<scenario>.json   optional network scenarios of tonic-netsim
+//                            (docs/netsim.md) that run this protocol: the
+//                            file's "protocol" is the folder's name. The
+//                            tools pick them by scenario name, never by
+//                            protocol: `make netsim` and `make compare` take
+//                            the reference protocol's single.json, and
+//                            scripts/netsim-experiments.mjs every protocol
+//                            that provides an experiment's scenarios
+//                            (single, incast, dcqcn_*, livelock, reorder)
+//   fuzz/corpus/, fuzz/crashes/   the seed corpus and the crash regressions
+//                            of the protocol's fuzz target (checks.fuzz)
 // Every tool learns about protocols here: scripts/manifest.mjs adds the
 // builds of every protocol to the manifest configs (so CMake, `make lint`,
 // `make synth-estimate`, bench, netlist and Vivado pick them up), and
@@ -46,7 +57,8 @@
 //                  without it (TONIC_ONLY_PROTOCOLS) has those defaults
 //                  unset; `--reference` prints it (or nothing)
 //   ns3            the ns-3 3.37 TCP congestion control that models the
-//                  protocol (e.g. "TcpNewReno"): tonic-ns3 and the ns-3
+//                  protocol (e.g. "TcpNewReno"): tonic-ns3 (which reads it
+//                  from the generated tonic/ns3_models.hpp) and the ns-3
 //                  comparisons run only protocols that name one
 //   checks         {check: true | {"defines": {MACRO: value}}}: the generic
 //                  rigs that run this protocol (opt-in: each costs test
@@ -58,7 +70,10 @@
 //                  fuzz          tb/fuzz target <name>_<small>: the small
 //                                build, or with "defines" its variant
 //                                tonic_fuzz_<name>_<small> (e.g. a short
-//                                RTO); replay in make test, make fuzz
+//                                RTO); replay in make test, make fuzz; its
+//                                seeds in fuzz/corpus/ of the folder (none:
+//                                the generated ones), its crash regressions
+//                                in fuzz/crashes/
 //                  netlist       make netlist: config netlist_<name>_<small>
 //                                (the small size, structural memories,
 //                                "defines" as model_defines), its Yosys
@@ -81,7 +96,7 @@
 // field most significant. A construct the reader does not understand is an
 // error naming the file, never a silent default.
 //
-// CLI: node scripts/registry.mjs [--list] [--cpp DIR] [--check NAME] [--reference]
+// CLI: node scripts/registry.mjs [--list] [--cpp DIR] [--check NAME] [--reference] [--scenario NAME]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -387,18 +402,21 @@ export function backpressureRun(p) {
     : { protocol: p, model: `tonic_${p.name}_${sizeName(p.small)}`, flows: p.small.flows, window: p.small.window };
 }
 
-/// The fuzz target of a protocol ({target, model, base, defines}): target
-/// <name>_<small> on the small build, or with "defines" on its variant
-/// tonic_fuzz_<name>_<small> (base: the config it varies); null if not
-/// opted in.
+/// The fuzz target of a protocol ({target, model, base, defines, corpus,
+/// crashes}): target <name>_<small> on the small build, or with "defines"
+/// on its variant tonic_fuzz_<name>_<small> (base: the config it varies);
+/// its seed corpus and crash regressions in the protocol folder
+/// (<dir>/fuzz/corpus, <dir>/fuzz/crashes, relative to the root; either may
+/// not exist); null if not opted in.
 export function fuzzTarget(p) {
   const c = p.checks.fuzz;
   if (!c) return null;
   const target = `${p.name}_${sizeName(p.small)}`;
   const small = `tonic_${target}`;
+  const dirs = { corpus: `${p.dir}/fuzz/corpus`, crashes: `${p.dir}/fuzz/crashes` };
   return c.defines
-    ? { protocol: p, target, model: `tonic_fuzz_${target}`, base: small, defines: c.defines, ...p.small }
-    : { protocol: p, target, model: small, base: '', defines: {}, ...p.small };
+    ? { protocol: p, target, model: `tonic_fuzz_${target}`, base: small, defines: c.defines, ...dirs, ...p.small }
+    : { protocol: p, target, model: small, base: '', defines: {}, ...dirs, ...p.small };
 }
 
 /// The netlist config of a protocol (a manifest config, block "netlist",
@@ -523,8 +541,45 @@ export function readProtocol(dir) {
   for (const c of Object.values(checks)) if (c.defines) readUserConfigs(path.join(dir, 'user_configs.vh'), c.defines);
   return {
     name, dir: rel(dir), receiver: d.receiver, host_restart: hostRestart, small, module_windows: moduleWindows,
-    builds, probes, twin: d.twin ?? null, traced, reference, ns3, checks, ...cfg,
+    builds, probes, twin: d.twin ?? null, traced, reference, ns3, checks, scenarios: readScenarios(dir, name), ...cfg,
   };
+}
+
+/// The network scenarios of a protocol folder, <dir>/netsim/<scenario>.json:
+/// {scenario: file relative to the root}. Each must be a JSON object whose
+/// "protocol" is the folder's name (tonic-netsim checks the rest).
+function readScenarios(dir, name) {
+  const sdir = path.join(dir, 'netsim');
+  if (!fs.existsSync(sdir)) return {};
+  const out = {};
+  for (const f of fs.readdirSync(sdir).filter((x) => x.endsWith('.json')).sort()) {
+    const file = path.join(sdir, f);
+    let j;
+    try {
+      j = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new Error(`${rel(file)}: ${e.message}`);
+    }
+    if (j === null || typeof j !== 'object' || Array.isArray(j)) throw new Error(`${rel(file)}: must be an object`);
+    if (j.protocol !== name) {
+      throw new Error(`${rel(file)}: "protocol" is ${JSON.stringify(j.protocol)}: a scenario in ${rel(dir)}/netsim/ runs "${name}"`);
+    }
+    out[f.slice(0, -'.json'.length)] = rel(file);
+  }
+  return out;
+}
+
+/// The protocols that provide scenario `name` (<dir>/netsim/<name>.json).
+export const scenarioProviders = (protocols, name) => protocols.filter((p) => name in p.scenarios);
+
+/// The reference protocol's scenario `name` (a file relative to the root),
+/// or an Error saying what is missing: no reference protocol, or no such
+/// scenario in its folder.
+export function referenceScenario(protocols, name) {
+  const ref = referenceProtocol(protocols);
+  if (!ref) return new Error('no reference protocol (no protocol.json has "reference": true)');
+  if (!(name in ref.scenarios)) return new Error(`the reference protocol ${ref.name} has no ${ref.dir}/netsim/${name}.json`);
+  return ref.scenarios[name];
 }
 
 /// Every protocols/<name>/ with the three RTL files, sorted by name; with
@@ -677,7 +732,7 @@ export function registryCpp(protocols) {
     '',
     'inline const Protocol& get(ProtocolId id) { return kProtocols[static_cast<int>(id)]; }',
     '',
-    '/// "reno, newreno, ...": every name, for messages.',
+    '/// Every protocol name, comma-separated ("a, b, ..."), for messages.',
     'inline constexpr const char* kNames =',
     `    "${protocols.map((p) => p.name).join(', ')}";`,
     '',
@@ -968,6 +1023,48 @@ function tracedModelsCpp(traced) {
   ].join('\n');
 }
 
+/// tonic/ns3_models.hpp: every protocol and the ns-3 TCP that models it
+/// (protocol.json "ns3", "" for none), for tonic-ns3; standalone (it
+/// includes nothing generated: tonic-ns3 links no model).
+export function ns3Cpp(protocols) {
+  const withTcp = protocols.filter((p) => p.ns3).map((p) => p.name);
+  return [
+    '// SPDX-License-Identifier: Apache-2.0',
+    '// Generated by scripts/registry.mjs: the ns-3 3.37 TCP congestion control of each',
+    '// protocol (protocol.json "ns3"), for tonic-ns3. Do not edit.',
+    '#pragma once',
+    '',
+    '#include <array>',
+    '#include <string_view>',
+    '',
+    'namespace tonic::registry {',
+    '',
+    '/// A protocol and the ns-3 TcpCongestionOps (class name without "ns3::") that models it.',
+    'struct Ns3Model {',
+    '  const char* protocol;',
+    '  const char* tcp;  // "" when no ns-3 TCP models the protocol',
+    '};',
+    '',
+    '/// Every protocol of the registry, in name order.',
+    `inline constexpr std::array<Ns3Model, ${protocols.length}> kNs3Models{{`,
+    ...protocols.map((p) => `    {"${p.name}", "${p.ns3 ?? ''}"},`),
+    '}};',
+    '',
+    '/// The protocols that ns-3 models, comma-separated ("" if none), for messages.',
+    `inline constexpr const char* kNs3Protocols = "${withTcp.join(', ')}";`,
+    '',
+    '/// The entry of a protocol, or nullptr when the registry has no such protocol.',
+    'inline const Ns3Model* find_ns3(std::string_view protocol) {',
+    '  for (const Ns3Model& m : kNs3Models)',
+    '    if (protocol == m.protocol) return &m;',
+    '  return nullptr;',
+    '}',
+    '',
+    '}  // namespace tonic::registry',
+    '',
+  ].join('\n');
+}
+
 /// Writes a generated file only when its text changes (no needless rebuilds).
 export function writeIfChanged(file, text) {
   if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
@@ -985,6 +1082,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       cpp: { type: 'string', arg: 'DIR', help: 'write the C++ registry headers to DIR/tonic/ (the configure step)' },
       check: { type: 'string', arg: 'NAME', help: `print the runs of one check, space-separated (${CHECKS.join(', ')})` },
       reference: { type: 'boolean', help: 'print the reference protocol (protocol.json "reference"), or nothing' },
+      scenario: { type: 'string', arg: 'NAME', help: "print the reference protocol's scenario NAME (<folder>/netsim/NAME.json); exit 2 without one" },
     },
   });
   try {
@@ -1010,9 +1108,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       writeIfChanged(path.join(opts.cpp, 'tonic', 'backpressure_models.hpp'), backpressureCpp(protocols));
       writeIfChanged(path.join(opts.cpp, 'tonic', 'fuzz_models.hpp'), fuzzCpp(protocols));
       writeIfChanged(path.join(opts.cpp, 'tonic', 'fuzz_targets.hpp'), fuzzTargetsHeader(protocols));
+      writeIfChanged(path.join(opts.cpp, 'tonic', 'ns3_models.hpp'), ns3Cpp(protocols));
     }
     if (opts.check) process.stdout.write(`${checkNames(protocols, opts.check).join(' ')}\n`);
     if (opts.reference) process.stdout.write(`${referenceProtocol(protocols)?.name ?? ''}\n`);
+    if (opts.scenario) {
+      const s = referenceScenario(protocols, opts.scenario);
+      if (s instanceof Error) throw s;
+      process.stdout.write(`${s}\n`);
+    }
   } catch (e) {
     process.stderr.write(`registry: ${e.message}\n`);
     process.exit(2);

@@ -8,7 +8,7 @@
 //
 //   node scripts/soak.mjs --exe build/dev/tb/unit/soak/tonic-soak
 //        [--cycles 1e9] [--jobs 2] [--seed 1000] [--chunk 2.5e7]
-//        [--protocols reno,ndp] [--aggregate-only]
+//        [--protocols NAME,NAME] [--aggregate-only]
 // Chunk results go to build/soak/<protocol>_<seed>.json as they finish, so
 // --aggregate-only rebuilds the report from the chunks already run.
 import fs from 'node:fs';

@@ -27,7 +27,7 @@
 // protocol module's depth inside the top is in proto_modules;
 // `path_proto_levels` is the protocol's share of the critical path.
 //
-// The boundary costs a little (tonic_reno_64x16: 7197 LUT and 28.5 levels
+// The boundary costs a little (a 64 x 16 window top: 7197 LUT and 28.5 levels
 // with the protocol kept apart, 7049 LUT and 25 levels flat); --flat also
 // runs the ordinary flat synthesis of such configs (build/synth/C.flat/) and
 // adds its figures to the row as `flat` (twice the time).
@@ -336,23 +336,27 @@ updateResults('synth', 'Synthesis estimate (XCKU15P)', note + table + topTable +
 // synth/fixed-levels.json (committed; read by scripts/check-protocol): per
 // credit scheme, the fixed-function levels of the tops at 1024 x 128 — the
 // worst path anywhere and the worst fixed part of a path through the
-// protocol modules — to add to a protocol's own levels.
+// protocol modules — to add to a protocol's own levels. It records how many
+// tops each maximum is taken over ("tops"), not which: those are the
+// 1024 x 128 builds of the registry's protocols of that scheme
+// (scripts/registry.mjs --list), and their rows are in build/reports/synth.json.
 const schemes = {};
 for (const r of tops.filter((x) => x.params.FlowCount === 1024 && x.params.Window === 128)) {
   const p = protoOf(r);
   const d = p && describe(p);
   if (!d || r.levels_around_proto == null) continue;
-  const s = (schemes[d.scheme] ??= { levels_fixed: 0, levels_around_proto: 0, configs: [] });
+  const s = (schemes[d.scheme] ??= { levels_fixed: 0, levels_around_proto: 0, tops: 0 });
   s.levels_fixed = Math.max(s.levels_fixed, r.levels_fixed);
   s.levels_around_proto = Math.max(s.levels_around_proto, r.levels_around_proto);
-  s.configs.push(r.name);
+  s.tops += 1;
 }
 if (Object.keys(schemes).length) {
   fs.writeFileSync(path.join(ROOT, 'synth', 'fixed-levels.json'), JSON.stringify({
     doc: 'Written by make synth-estimate (scripts/synth-estimate.mjs) from build/reports/synth.json; read by ' +
       'scripts/check-protocol. Per credit scheme, over the tonic_top configs at FlowCount 1024 x Window 128: ' +
       'levels_fixed, the fixed function\'s longest path; levels_around_proto, the longest fixed part of a path ' +
-      'through the protocol modules (docs/timing-model.md).',
+      'through the protocol modules (docs/timing-model.md); tops, how many 1024 x 128 builds (those of the ' +
+      'registry\'s protocols of the scheme) the maxima are taken over.',
     schemes,
   }, null, 2) + '\n');
 }

@@ -4,7 +4,7 @@
 //
 // usage: node scripts/vivado-parse.mjs <run dir> [--name N] [--print]
 //   --name   the row's name (default: the run directory's name, e.g.
-//            newreno_1024x128_100mhz); rows are merged by name
+//            <protocol>_1024x128_100mhz); rows are merged by name
 //   --print  print the row only, write no report
 // scripts/vivado.mjs runs it after Vivado. Exit 2, with the file and the
 // field in the message, when a report is missing or does not parse.

@@ -2,13 +2,16 @@
 # tonic-netsim's answers to bad input (ctest -L netsim): every case must exit
 # with status 2 and say on stderr what is wrong (the expected words below),
 # without writing a summary.
-#   cmake -DEXE=<tonic-netsim> -DSRC=<sim/netsim> -DOUT=<dir> -P bad_input.cmake
-if(NOT EXE OR NOT SRC OR NOT OUT)
-  message(FATAL_ERROR "usage: cmake -DEXE=<tonic-netsim> -DSRC=<sim/netsim> -DOUT=<dir> -P bad_input.cmake")
+#   cmake -DEXE=<tonic-netsim> -DCONFIG=<scenario.json> -DPROTOCOL=<its protocol> -DOUT=<dir> -P bad_input.cmake
+# CONFIG: a good single-flow scenario of a window protocol (with a tcp
+# section and no switch.reorder): sim/netsim/CMakeLists.txt gives the
+# reference protocol's netsim/single.json.
+if(NOT EXE OR NOT CONFIG OR NOT PROTOCOL OR NOT OUT)
+  message(FATAL_ERROR "usage: cmake -DEXE=<tonic-netsim> -DCONFIG=<scenario.json> -DPROTOCOL=<name> -DOUT=<dir> -P bad_input.cmake")
 endif()
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
-file(READ ${SRC}/configs/newreno_single.json good)
+file(READ ${CONFIG} good)
 
 # Broken scenarios, written next to the outputs: name|json edit|expected words.
 function(write_variant name member value)
@@ -29,7 +32,7 @@ string(JSON doc SET "${good}" topology "{\"kind\": \"ring\"}")
 file(WRITE ${OUT}/bad_topology.json "${doc}")
 write_variant(negative message_bytes -5)
 
-set(cfg ${SRC}/configs/newreno_single.json)
+set(cfg ${CONFIG})
 set(cases
   "--config|${OUT}/nope.json@does not exist"
   "--config|${OUT}/not_json.json@not valid JSON"
@@ -37,7 +40,7 @@ set(cases
   "--config|${OUT}/missing_key.json@missing key \"protocol\""
   "--config|${OUT}/bad_type.json@segment_bytes: must be an integer"
   "--config|${OUT}/bad_protocol.json@no build of \"cubic\""
-  "--config|${OUT}/bad_rto.json@no newreno build matches"
+  "--config|${OUT}/bad_rto.json@no ${PROTOCOL} build matches"
   "--config|${OUT}/bad_ack_delay.json@ack_delay_us"
   "--config|${OUT}/bad_topology.json@topology.kind"
   "--config|${OUT}/negative.json@message_bytes: must be >= 0"

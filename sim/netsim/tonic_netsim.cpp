@@ -3,9 +3,13 @@
 // SystemC modules) in a SystemC network — hosts, links, an output-queued
 // switch — driven by a scenario file (docs/netsim.md):
 //
-//   tonic-netsim --config sim/netsim/configs/<scenario>.json --out DIR
+//   tonic-netsim --config protocols/<name>/netsim/<scenario>.json --out DIR
 //                [--drops=5,37,38] [--drop-every=K] [--loss=p --seed=s]
 //                [--trace-flow=N] [--duration-us=T] [--quiet]
+//
+// A protocol's scenarios live in its folder (the file's "protocol" names
+// it); sim/netsim/configs/ holds those that run no protocol of the
+// registry (the window-mode sender model).
 //
 // Writes DIR/cwnd.csv, tx.csv, flows.csv, summary.json (sim/common/
 // run_output.hpp), and for rate protocols rate.csv; thr.csv when the

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Smoke tests of tonic-ns3 (registered by sim/ns3/CMakeLists.txt, label ns3).
-#   cmake -DMODE=smoke|bad -DEXE=<tonic-ns3> -DCONFIG=<newreno_single.json> -DOUT=<dir> -P smoke.cmake
+#   cmake -DMODE=smoke|bad -DEXE=<tonic-ns3> -DCONFIG=<single.json> [-DNO_NS3_PROTOCOL=<name>] -DOUT=<dir> -P smoke.cmake
+# CONFIG: the single-flow scenario of a protocol that an ns-3 TCP models
+# (its protocol.json "ns3"); NO_NS3_PROTOCOL: a protocol of the registry
+# that names none (bad: tonic-ns3 must refuse it).
 # smoke: the single-flow config with --drops=5,37,38 exits 0, writes the four
 #        files with their headers, completes, recovers by fast retransmit
 #        and never times out; started at topology.start_us [100] it runs the
@@ -80,6 +83,12 @@ elseif(MODE STREQUAL "bad")
   file(WRITE ${OUT}/malformed.json "{ \"name\": ")
   string(JSON c SET "${good}" protocol "\"cubic\"")
   file(WRITE ${OUT}/protocol.json "${c}")
+  set(no_ns3)
+  if(NO_NS3_PROTOCOL)
+    string(JSON c SET "${good}" protocol "\"${NO_NS3_PROTOCOL}\"")
+    file(WRITE ${OUT}/no_ns3.json "${c}")
+    set(no_ns3 "--config|${OUT}/no_ns3.json")
+  endif()
   string(JSON c SET "${good}" segmnet_bytes 1000)
   file(WRITE ${OUT}/unknown.json "${c}")
   string(JSON c SET "${good}" segment_bytes "\"1000\"")
@@ -119,7 +128,8 @@ elseif(MODE STREQUAL "bad")
     "--config|${OUT}/messages.json"
     "--config|${OUT}/ecn.json"
     "--config|${OUT}/trim.json"
-    "--config|${OUT}/notcp.json")
+    "--config|${OUT}/notcp.json"
+    ${no_ns3})
   foreach(c IN LISTS cases)
     string(REPLACE "|" ";" args "${c}")
     execute_process(COMMAND ${EXE} ${args} --quiet --out ${OUT}/run

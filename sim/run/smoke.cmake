@@ -1,7 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # Smoke tests of tonic-run (registered by sim/run/CMakeLists.txt, label run).
-#   cmake -DMODE=smoke|bad -DEXE=<tonic-run> -DOUT=<dir> -P smoke.cmake
-# smoke: a short detailed run (--protocol newreno) exits 0 and writes
+#   cmake -DMODE=smoke|bad -DEXE=<tonic-run> [-DPROTOCOL=<name>] [-DBAD_WINDOW=<name>|<W>]
+#         [-DBAD_FLOWS=<name>|<F>|<W>] [-DUNTRACED=<name>] -DOUT=<dir> -P smoke.cmake
+# (sim/run/CMakeLists.txt derives them from the registry's builds)
+# PROTOCOL: a protocol of the detailed run (the reference protocol);
+# BAD_WINDOW: a protocol and a window it has no build of; BAD_FLOWS: a
+# protocol, more flows than its builds of that window hold; UNTRACED: a
+# protocol of the detailed run without a traced build. Each may be empty (a
+# tree without such a case): its case is left out.
+# smoke: a short detailed run (--protocol PROTOCOL) exits 0 and writes
 #        cwnd.csv, tx.csv, summary.json, plot.gp (and cwnd.png when gnuplot
 #        is installed); a short suite (the default, every protocol) exits 0
 #        with two passing runs per protocol and their files.
@@ -11,9 +18,12 @@ if(NOT EXE OR NOT OUT OR NOT MODE)
   message(FATAL_ERROR "usage: cmake -DMODE=smoke|bad -DEXE=<tonic-run> -DOUT=<dir> -P smoke.cmake")
 endif()
 
-if(MODE STREQUAL "smoke")
+if(MODE STREQUAL "smoke" AND NOT PROTOCOL)
+  message("no protocol for the detailed run: the suite only")
   file(REMOVE_RECURSE ${OUT})
-  execute_process(COMMAND ${EXE} --protocol newreno --flows 16 --cycles 20000 --out ${OUT} --quiet
+elseif(MODE STREQUAL "smoke")
+  file(REMOVE_RECURSE ${OUT})
+  execute_process(COMMAND ${EXE} --protocol ${PROTOCOL} --flows 16 --cycles 20000 --out ${OUT} --quiet
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("${out}${err}")
   if(NOT rc EQUAL 0)
@@ -38,6 +48,8 @@ if(MODE STREQUAL "smoke")
   if(GNUPLOT AND NOT EXISTS ${OUT}/cwnd.png)
     message(FATAL_ERROR "gnuplot is installed but ${OUT}/cwnd.png is missing")
   endif()
+endif()
+if(MODE STREQUAL "smoke")
   # The suite: every protocol of the registry, line rate and bottleneck.
   set(SUITE ${OUT}/suite)
   execute_process(COMMAND ${EXE} --flows 64 --cycles 20000 --out ${SUITE} --quiet
@@ -67,6 +79,24 @@ if(MODE STREQUAL "smoke")
     endforeach()
   endforeach()
 elseif(MODE STREQUAL "bad")
+  set(detailed)
+  if(BAD_WINDOW)
+    string(REPLACE "|" ";" bw "${BAD_WINDOW}")
+    list(GET bw 0 p)
+    list(GET bw 1 w)
+    list(APPEND detailed "--protocol|${p}|--window|${w}")
+  endif()
+  if(BAD_FLOWS)
+    string(REPLACE "|" ";" bf "${BAD_FLOWS}")
+    list(GET bf 0 p)
+    list(GET bf 1 f)
+    list(GET bf 2 w)
+    list(APPEND detailed "--protocol|${p}|--flows|${f}|--window|${w}")
+  endif()
+  set(untraced)
+  if(UNTRACED)
+    set(untraced "--protocol|${UNTRACED}|--trace|x.fst")
+  endif()
   set(cases
     "--flows|0"
     "--loss|1"
@@ -75,13 +105,12 @@ elseif(MODE STREQUAL "bad")
     "--drops|3:x"
     "--drops|1"
     "--flows|16|--drops|99:5"
-    "--protocol|reno|--window|256"
+    ${detailed}
     "--flows|2048|--window|128"
-    "--protocol|newreno|--flows|2048|--window|128"
     "--flows|2048"
     "--bottleneck-flows|0"
     "--flows|8|--sample-flow|8"
-    "--protocol|sack|--trace|x.fst"
+    ${untraced}
     "--no-such-option")
   foreach(c IN LISTS cases)
     string(REPLACE "|" ";" args "${c}")

@@ -154,7 +154,7 @@ std::string parse_drops(const std::string& text, std::vector<DropEntry>* out) {
 using ModelInfo = tonic::registry::TwinBuild;
 using tonic::registry::kTwinBuilds;
 
-/// "newreno 1024x128, newreno 2048x256, ...": the detailed builds, for messages.
+/// "<protocol> <F>x<W>, ...": the detailed builds, for messages.
 std::string twin_build_list(bool traced_only = false) {
   std::string s;
   for (const ModelInfo& m : kTwinBuilds) {

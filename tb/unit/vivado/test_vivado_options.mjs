@@ -9,11 +9,15 @@
 //
 // usage: node test_vivado_options.mjs <work dir>
 // TONIC_TCLSH (environment): the tclsh for the stand-in (default: tclsh on PATH).
+// The runs are of the reference protocol (scripts/registry.mjs), the
+// known protocols those of the registry.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { loadProtocols, referenceProtocol } from '../../../scripts/registry.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..', '..');
@@ -47,13 +51,18 @@ function bad(name, args, message) {
     assert.equal(r.out, '');
   });
 }
-const ok = ['--protocol', 'newreno', '--flows', '1024', '--window', '128'];
-const known = /known: irn, ndp, newreno, reno, rocev2_dcqcn, rocev2_gb0, sack/;
+const protocols = loadProtocols();
+const ref = referenceProtocol(protocols)?.name;
+assert.ok(ref, 'the tree has a reference protocol (protocol.json "reference": true)');
+const reEsc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const names = reEsc(protocols.map((p) => p.name).join(', '));
+const ok = ['--protocol', ref, '--flows', '1024', '--window', '128'];
+const known = new RegExp(`known: ${names}`);
 bad('unknown protocol, the known ones listed', ['--protocol', 'cubic', '--flows', '1024', '--window', '128'],
   new RegExp(`unknown protocol "cubic".*${known.source}`));
 bad('a test-only protocol folder is not a protocol', ['--protocol', 'rate_probe', '--flows', '1024', '--window', '128'],
   /unknown protocol "rate_probe"/);
-bad('no --protocol', ['--flows', '1024', '--window', '128'], new RegExp(`--protocol is required \\(one of: irn, ndp`));
+bad('no --protocol', ['--flows', '1024', '--window', '128'], new RegExp(`--protocol is required \\(one of: ${names}`));
 bad('flows not a power of two', [...ok.slice(0, 2), '--flows', '1000', '--window', '128'],
   /--flows 1000: FlowCount must be a power of two in 16\.\.65536/);
 bad('flows below the range', [...ok.slice(0, 2), '--flows', '8', '--window', '128'], /--flows 8: FlowCount must be/);
@@ -68,14 +77,14 @@ bad('an unknown option', [...ok, '--part', 'xcvu9p'], /Unknown option '--part'.*
 test('no vivado on PATH: run files written, exit 3 with how to run them', () => {
   const r = vivado([...ok, '--clock', '150']);
   assert.equal(r.code, 3, r.err);
-  const dir = path.join(runs, 'newreno_1024x128_150mhz');
+  const dir = path.join(runs, `${ref}_1024x128_150mhz`);
   assert.match(r.err, /Vivado is not on PATH: nothing was run/);
   assert.ok(r.err.includes(`cd ${dir} && vivado -mode batch -nojournal -log vivado.log -source ` +
     `${path.join(root, 'synth', 'vivado', 'tonic.tcl')} -tclargs ${path.join(dir, 'files.tcl')}`), r.err);
   assert.ok(r.err.includes(`vivado-parse.mjs ${dir}`), r.err);
   const run = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8'));
   assert.deepEqual([run.config, run.params, run.period_ns, run.xdc],
-    ['tonic_newreno_1024x128', { FlowCount: 1024, Window: 128 }, 6.667, 'synth/vivado/tonic_150mhz.xdc']);
+    [`tonic_${ref}_1024x128`, { FlowCount: 1024, Window: 128 }, 6.667, 'synth/vivado/tonic_150mhz.xdc']);
   assert.match(fs.readFileSync(path.join(dir, 'files.tcl'), 'utf8'), /^set tonic_period_ns 6\.667$/m);
   assert.ok(!fs.existsSync(path.join(reports, 'vivado.json')));
 });
@@ -83,7 +92,7 @@ test('no vivado on PATH: run files written, exit 3 with how to run them', () => 
 test('--dry-run: run files only, exit 0 even without vivado', () => {
   const r = vivado([...ok, '--dry-run']);
   assert.equal(r.code, 0, r.err);
-  assert.ok(fs.existsSync(path.join(runs, 'newreno_1024x128_100mhz', 'files.tcl')));
+  assert.ok(fs.existsSync(path.join(runs, `${ref}_1024x128_100mhz`, 'files.tcl')));
 });
 
 // A stand-in `vivado` on PATH: the stubbed flow, with the met fixtures as reports.
@@ -106,15 +115,15 @@ fs.writeFileSync(path.join(fake, 'vivado'), `#!/bin/sh\nexec '${tclsh}' ` +
 test('vivado on PATH: runs the flow in the run directory, parses, merges into vivado.json', () => {
   const r = vivado(ok, { PATH: `${fake}:${empty}`, TONIC_STUB_FIXTURES: path.join(here, 'fixtures', 'met') });
   assert.equal(r.code, 0, `${r.out}\n${r.err}`);
-  const dir = path.join(runs, 'newreno_1024x128_100mhz');
+  const dir = path.join(runs, `${ref}_1024x128_100mhz`);
   assert.match(fs.readFileSync(path.join(dir, 'vivado.log'), 'utf8'), /^route_design$/m);
   const rows = JSON.parse(fs.readFileSync(path.join(reports, 'vivado.json'), 'utf8'));
   assert.equal(rows.length, 1);
   const row = rows[0];
   assert.deepEqual([row.name, row.block, row.config, row.params, row.clock_mhz, row.lut, row.wns_ns, row.met],
-    ['newreno_1024x128_100mhz', 'protocol_newreno', 'tonic_newreno_1024x128', { FlowCount: 1024, Window: 128 }, 100, 31874,
+    [`${ref}_1024x128_100mhz`, `protocol_${ref}`, `tonic_${ref}_1024x128`, { FlowCount: 1024, Window: 128 }, 100, 31874,
       1.237, true]);
-  assert.match(r.out, /vivado-parse: newreno_1024x128_100mhz: 31874 LUT/);
+  assert.match(r.out, new RegExp(`vivado-parse: ${ref}_1024x128_100mhz: 31874 LUT`));
 });
 
 test('vivado on PATH: unparsable reports -> exit 2; Vivado fails -> exit 1 and vivado.log', () => {
@@ -125,7 +134,7 @@ test('vivado on PATH: unparsable reports -> exit 2; Vivado fails -> exit 1 and v
   fs.writeFileSync(path.join(fake, 'vivado'), '#!/bin/sh\necho "ERROR: [Synth 8-439] stand-in failure" >&2\nexit 1\n');
   const f = vivado(ok, { PATH: `${fake}:${empty}` });
   assert.equal(f.code, 1, f.err);
-  assert.match(f.err, /Vivado failed \(exit 1\), see .*newreno_1024x128_100mhz\/vivado\.log/);
+  assert.match(f.err, new RegExp(`Vivado failed \\(exit 1\\), see .*${ref}_1024x128_100mhz/vivado\\.log`));
 });
 
 process.stdout.write(`${n} passed, 0 failed\n`);

@@ -43,12 +43,12 @@ function row(dir, ...args) {
   return JSON.parse(r.out);
 }
 
-test('a run that meets timing (newreno 1024x128, 100 MHz): every field', () => {
-  assert.deepEqual(row(path.join(fixtures, 'met'), '--name', 'newreno_1024x128_100mhz'), {
-    block: 'tonic', name: 'newreno_1024x128_100mhz', top: 'tonic_top', params: { FlowCount: 1024, Window: 128 },
+test('a run that meets timing (a window protocol, 1024x128, 100 MHz): every field', () => {
+  assert.deepEqual(row(path.join(fixtures, 'met'), '--name', 'example_window_1024x128_100mhz'), {
+    block: 'tonic', name: 'example_window_1024x128_100mhz', top: 'tonic_top', params: { FlowCount: 1024, Window: 128 },
     lut: 31874, lutram: 10528, ff: 6143, bram36: 104.5, uram: 0, dsp: 0, carry: 262, muxf: 1356 + 402, levels: 9,
     pct_xcku15p: { lut: 6.1, ff: 0.59, bram36: 10.62, uram: 0, dsp: 0 },
-    source: 'vivado', tool: 'Vivado v.2023.2', config: 'tonic_newreno_1024x128', part: 'xcku15p-ffve1517-2-e',
+    source: 'vivado', tool: 'Vivado v.2023.2', config: 'tonic_example_window_1024x128', part: 'xcku15p-ffve1517-2-e',
     clock_mhz: 100, period_ns: 10, wns_ns: 1.237, tns_ns: 0, whs_ns: 0.018, failing_endpoints: 0,
     fmax_mhz: 114.12, met: true, data_path_ns: 8.752, logic_ns: 2.153, route_ns: 6.599,
     levels_cells: { CARRY8: 1, LUT3: 1, LUT5: 2, LUT6: 4, RAMB36E2: 1 },
@@ -57,13 +57,13 @@ test('a run that meets timing (newreno 1024x128, 100 MHz): every field', () => {
   });
 });
 
-test('a run that fails timing (rocev2_dcqcn 4096x256, 150 MHz): every field', () => {
+test('a run that fails timing (a rate protocol, 4096x256, 150 MHz): every field', () => {
   const r = row(path.join(fixtures, 'violated'));
   assert.deepEqual(r, {
     block: 'tonic_rdma', name: 'violated', top: 'tonic_top', params: { FlowCount: 4096, Window: 256 },
     lut: 96212, lutram: 41984, ff: 14687, bram36: 310.5, uram: 16, dsp: 4, carry: 1118, muxf: 5260 + 2112, levels: 14,
     pct_xcku15p: { lut: 18.41, ff: 1.4, bram36: 31.55, uram: 12.5, dsp: 0.2 },
-    source: 'vivado', tool: 'Vivado v.2023.2', config: 'tonic_rocev2_dcqcn_4096x256', part: 'xcku15p-ffve1517-2-e',
+    source: 'vivado', tool: 'Vivado v.2023.2', config: 'tonic_example_rate_4096x256', part: 'xcku15p-ffve1517-2-e',
     clock_mhz: 150, period_ns: 6.667, wns_ns: -0.842, tns_ns: -187.316, whs_ns: 0.012, failing_endpoints: 1204,
     fmax_mhz: 133.17, met: false, data_path_ns: 7.497, logic_ns: 2.51, route_ns: 4.987,
     levels_cells: { CARRY8: 1, LUT3: 1, LUT4: 1, LUT5: 2, LUT6: 7, MUXF7: 1, RAMB36E2: 1 },
@@ -87,7 +87,7 @@ test('rows merge into vivado.json by name (TONIC_REPORTS_DIR), vivado.md follows
   const rows = JSON.parse(fs.readFileSync(path.join(reports, 'vivado.json'), 'utf8'));
   assert.deepEqual(rows.map((x) => [x.name, x.wns_ns]), [['a', 1.237], ['b', -0.842]]);
   const md = fs.readFileSync(path.join(reports, 'vivado.md'), 'utf8');
-  assert.match(md, /\| a \| tonic_newreno_1024x128 \| FlowCount=1024 Window=128 \| 100 \| 31874 \|/);
+  assert.match(md, /\| a \| tonic_example_window_1024x128 \| FlowCount=1024 Window=128 \| 100 \| 31874 \|/);
   assert.match(md, /\| b \| .* \| -0\.842 \| 133\.17 \| NO \|/);
 });
 
