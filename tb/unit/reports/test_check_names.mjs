@@ -9,19 +9,19 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ROOT = path.resolve(path.droceame(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'scripts', 'check-names.mjs');
 
-/// A git tree with protocols foo (a plain name) and irn (also a receiver mode).
+/// A git tree with protocols foo (a plain name) and roce (also a receiver mode).
 function tree(files) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-names-'));
   const all = {
     'protocols/foo/incoming.v': 'module tonic_proto_incoming; endmodule // foo\n',
-    'protocols/irn/incoming.v': '// irn\n',
+    'protocols/roce/incoming.v': '// roce\n',
     ...files,
   };
   for (const [f, text] of Object.entries(all)) {
-    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.mkdirSync(path.droceame(path.join(dir, f)), { recursive: true });
     fs.writeFileSync(path.join(dir, f), text);
   }
   execFileSync('git', ['init', '-q', dir]);
@@ -38,7 +38,7 @@ test('a clean tree passes: names inside protocols/, docs/ and *.md, other words 
   const dir = tree({
     'docs/results.txt': 'foo 1.00 seg/cycle, tonic_foo_16x16\n',
     'README.md': 'protocols/foo is the example\n',
-    'lib/a.cpp': 'int food = 1;  // foobar, afoo, irn receiver, "irn", irn_receiver.hpp\n',
+    'lib/a.cpp': 'int food = 1;  // foobar, afoo, roce receiver, "roce", roce_receiver.hpp\n',
   });
   const r = check(dir);
   assert.equal(r.code, 0, r.out + r.err);
@@ -48,19 +48,19 @@ test('a clean tree passes: names inside protocols/, docs/ and *.md, other words 
 test('each form is a hit, with its file and line', () => {
   const dir = tree({
     'Makefile': 'all:\n\techo tonic_foo_1024x128\n',
-    'lib/b.cpp': '// ok\n#include "Vtonic_irn_16x128.h"\n',
+    'lib/b.cpp': '// ok\n#include "Vtonic_roce_16x128.h"\n',
     'scripts/c.mjs': "const p = 'foo';\nconst c = 'foo_single.json';\n",
-    'tb/d.cmake': 'set(M irn_incoming)\n',
-    'tb/fuzz/corpus/irn_16x128/seed1': 'data\n',
+    'tb/d.cmake': 'set(M roce_incoming)\n',
+    'tb/fuzz/corpus/roce_16x128/seed1': 'data\n',
   });
   const r = check(dir);
   assert.equal(r.code, 1, r.out);
   assert.match(r.out, /^Makefile:2: names foo: /m);
-  assert.match(r.out, /^lib\/b\.cpp:2: names irn: /m);
+  assert.match(r.out, /^lib\/b\.cpp:2: names roce: /m);
   assert.match(r.out, /^scripts\/c\.mjs:1: names foo: /m);
   assert.match(r.out, /^scripts\/c\.mjs:2: names foo: /m);
-  assert.match(r.out, /^tb\/d\.cmake:1: names irn: /m);
-  assert.match(r.out, /^tb\/fuzz\/corpus\/irn_16x128\/seed1: the path names irn$/m);
+  assert.match(r.out, /^tb\/d\.cmake:1: names roce: /m);
+  assert.match(r.out, /^tb\/fuzz\/corpus\/roce_16x128\/seed1: the path names roce$/m);
   assert.match(r.out, /check-names: 6 lines outside protocols\/ name a protocol/);
 });
 
