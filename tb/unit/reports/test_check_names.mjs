@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.droceame(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SCRIPT = path.join(ROOT, 'scripts', 'check-names.mjs');
 
 /// A git tree with protocols foo (a plain name) and roce (also a receiver mode).
@@ -21,7 +21,7 @@ function tree(files) {
     ...files,
   };
   for (const [f, text] of Object.entries(all)) {
-    fs.mkdirSync(path.droceame(path.join(dir, f)), { recursive: true });
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
     fs.writeFileSync(path.join(dir, f), text);
   }
   execFileSync('git', ['init', '-q', dir]);
