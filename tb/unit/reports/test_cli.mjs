@@ -137,7 +137,7 @@ const SCRIPTS = {
   'prove.mjs': ['--quick', '--only', '--no-mutants'],
   'random-programs.mjs': ['--count', '--seed', '--jobs', '--max-chain', '--smoke', '--from-results'],
   'soak.mjs': ['--exe', '--cycles', '--jobs', '--seed', '--chunk', '--protocols', '--aggregate-only'],
-  'registry.mjs': ['--list', '--cpp', '--check'],
+  'registry.mjs': ['--list', '--cpp', '--check', '--reference'],
   'rtl-types.mjs': ['--cpp'],
   'synth-estimate.mjs': ['--block', '--config', '--jobs', '--flat', '--from-results', '--reanalyze', '--no-reports'],
   'vivado-parse.mjs': ['--name', '--print'],
