@@ -106,10 +106,13 @@ endfunction()
 # an executable nobody names is not made. <label> is the CTest label and the
 # name TONIC_BLOCKS selects it by; the folders sharing <exe> give the same
 # LABEL (and TIMEOUT, if any). Relative SOURCES are relative to the folder.
+# A tb/unit/<block> folder may name the same <exe> for what its shared
+# cases need whichever folders register them (MODELS alone, e.g. every
+# build its shared header includes) or for a shared source.
 function(tonic_protocol_test EXE)
   cmake_parse_arguments(T "" "LABEL;TIMEOUT" "SOURCES;MODELS" ${ARGN})
-  if(NOT T_LABEL OR NOT T_SOURCES)
-    message(FATAL_ERROR "tonic_protocol_test(${EXE}): LABEL and SOURCES are required")
+  if(NOT T_LABEL OR NOT (T_SOURCES OR T_MODELS))
+    message(FATAL_ERROR "tonic_protocol_test(${EXE}): LABEL and SOURCES or MODELS are required")
   endif()
   get_property(label GLOBAL PROPERTY TONIC_PTEST_${EXE}_LABEL)
   if(label AND NOT label STREQUAL T_LABEL)
@@ -125,10 +128,34 @@ function(tonic_protocol_test EXE)
   endif()
 endfunction()
 
+# tonic_protocol_bench(<exe> LABEL <label> SOURCES <cpp...> [MODELS <models...>])
+# The same for a benchmark or experiment runner (tonic_add_bench, no Catch2
+# main): a tb/unit/<block> folder gives the shared main, the protocol
+# folders add their parts (e.g. livelock_run: the live-lock participants).
+# Made in the binary dir of the first folder that names it (the tb/unit
+# block: tb/unit is read before protocols/), with TONIC_BLOCKS set only if
+# <label> is listed.
+function(tonic_protocol_bench EXE)
+  cmake_parse_arguments(T "" "LABEL" "SOURCES;MODELS" ${ARGN})
+  if(NOT T_LABEL OR NOT T_SOURCES)
+    message(FATAL_ERROR "tonic_protocol_bench(${EXE}): LABEL and SOURCES are required")
+  endif()
+  list(TRANSFORM T_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/ REGEX "^[^/]")
+  get_property(dir GLOBAL PROPERTY TONIC_PBENCH_${EXE}_DIR)
+  if(NOT dir)
+    set_property(GLOBAL PROPERTY TONIC_PBENCH_${EXE}_DIR ${CMAKE_CURRENT_BINARY_DIR})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY TONIC_PBENCHES ${EXE})
+  set_property(GLOBAL PROPERTY TONIC_PBENCH_${EXE}_LABEL ${T_LABEL})
+  set_property(GLOBAL APPEND PROPERTY TONIC_PBENCH_${EXE}_SOURCES ${T_SOURCES})
+  set_property(GLOBAL APPEND PROPERTY TONIC_PBENCH_${EXE}_MODELS ${T_MODELS})
+endfunction()
+
 # tonic_make_protocol_tests(): makes the executables the protocol folders named
 # (tonic_protocol_test), each with its label, into <build>/protocols/; with
 # TONIC_BLOCKS set only those whose label is listed. Each gets
-# TONIC_SOURCE_DIR (the tests read their folder's user_configs.vh).
+# TONIC_SOURCE_DIR (the tests read their folder's user_configs.vh). Then
+# the benchmarks of tonic_protocol_bench.
 function(tonic_make_protocol_tests)
   get_property(exes GLOBAL PROPERTY TONIC_PTESTS)
   list(REMOVE_DUPLICATES exes)
@@ -140,10 +167,26 @@ function(tonic_make_protocol_tests)
     get_property(srcs GLOBAL PROPERTY TONIC_PTEST_${exe}_SOURCES)
     get_property(models GLOBAL PROPERTY TONIC_PTEST_${exe}_MODELS)
     get_property(timeout GLOBAL PROPERTY TONIC_PTEST_${exe}_TIMEOUT)
+    list(REMOVE_DUPLICATES srcs)
     list(REMOVE_DUPLICATES models)
     tonic_add_test(${exe} LABEL ${label} SOURCES ${srcs} MODELS ${models} TIMEOUT ${timeout})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/protocols)
     target_compile_definitions(${exe} PRIVATE TONIC_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  endforeach()
+  get_property(benches GLOBAL PROPERTY TONIC_PBENCHES)
+  list(REMOVE_DUPLICATES benches)
+  foreach(exe ${benches})
+    get_property(label GLOBAL PROPERTY TONIC_PBENCH_${exe}_LABEL)
+    if(TONIC_BLOCKS AND NOT label IN_LIST TONIC_BLOCKS)
+      continue()
+    endif()
+    get_property(srcs GLOBAL PROPERTY TONIC_PBENCH_${exe}_SOURCES)
+    get_property(models GLOBAL PROPERTY TONIC_PBENCH_${exe}_MODELS)
+    get_property(dir GLOBAL PROPERTY TONIC_PBENCH_${exe}_DIR)
+    list(REMOVE_DUPLICATES srcs)
+    list(REMOVE_DUPLICATES models)
+    tonic_add_bench(${exe} SOURCES ${srcs} MODELS ${models})
+    set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${dir})
   endforeach()
 endfunction()
 

@@ -4,7 +4,7 @@
 // (../dcqcn_ref.hpp, Rp), through one SwitchQueue (the congestion point, RED
 // ECN marking) to one RoceReceiver (the notification point: a CNP at most
 // once per flow per gap), and back. It is the system of the RTL fairness
-// test (tb/unit/e2e_rdma/test_e2e_rdma.cpp) with the sender replaced by its
+// test (e2e_rdma.cpp here, part of test_e2e_rdma) with the sender replaced by its
 // ideal: the RTL's per-flow state equals Rp value for value (test_e2e_rdma,
 // "the DCQCN state and rate equal the reference Rp"), so what this loop
 // shows is DCQCN's own behaviour under the chosen settings, without the

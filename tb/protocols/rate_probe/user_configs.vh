@@ -4,7 +4,7 @@
 // field carries the rate in RU; everything else is plain cumulative acks.
 // Used by tb/unit/credit_rtl (rate accuracy, rate updates).
 //
-// No include guard on purpose (see protocols/newreno/user_configs.vh).
+// No include guard on purpose (see the reference protocol's user_configs.vh).
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditRate;
 
 typedef struct packed {

@@ -4,7 +4,7 @@
 // engine; an RxCnp adds the number of tokens in its cum_ack field (the
 // protocol's tokens_o). Used by tb/unit/credit_rtl.
 //
-// No include guard on purpose (see protocols/newreno/user_configs.vh).
+// No include guard on purpose (see the reference protocol's user_configs.vh).
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditToken;
 
 typedef struct packed {

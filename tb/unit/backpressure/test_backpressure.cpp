@@ -263,7 +263,7 @@ void rate_burst(const BackpressureRun& run) {
   const RigResult r = run_on(run, "burst", c, tonic_seed_);
   CHECK(r.bursts_checked >= 8);
   // Without the cap a flow would hold credit for pause * R / 2^20 / L
-  // segments (rocev2_dcqcn: >= 1220) and decide about 1000 in the window
+  // segments (a DCQCN rate protocol: >= 1220) and decide about 1000 in the window
   // (half the output).
   CHECK(r.worst_burst <= r.burst_bound);
 }

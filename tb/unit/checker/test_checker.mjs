@@ -99,9 +99,12 @@ if (name === 'bands') {
   assert.ok(!fs.existsSync(path.join(tmp, 'x')) && !fs.existsSync(path.join(tmp, 'y')));
 } else if (name === 'usage') {
   assert.equal(node('check-protocol.mjs', [path.join(tmp, 'none')]).code, 2);
-  assert.equal(node('check-protocol.mjs', [path.join(ROOT, 'protocols', 'reno'), '--window', '100']).code, 2);
+  // A real protocol folder (the registry's first) with a bad option.
+  const { loadProtocols, PROTOCOLS_DIR } = await import(path.join(ROOT, 'scripts', 'registry.mjs'));
+  const real = path.join(PROTOCOLS_DIR, loadProtocols()[0].name);
+  assert.equal(node('check-protocol.mjs', [real, '--window', '100']).code, 2);
   assert.equal(node('check-protocol.mjs', []).code, 2);
-  assert.equal(node('check-protocol.mjs', [path.join(ROOT, 'protocols', 'reno'), '--bogus']).code, 2);
+  assert.equal(node('check-protocol.mjs', [real, '--bogus']).code, 2);
 } else if (name?.startsWith('reject-') && MUTATIONS[name.slice(7)]) {
   const [mutate, expect] = MUTATIONS[name.slice(7)];
   const dir = scaffold(`t_${name.slice(7).replace('-', '_')}`, 'window');

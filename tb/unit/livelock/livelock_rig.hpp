@@ -3,13 +3,13 @@
 // 4 MB messages (4096 x 1 KB segments) through a whole Tonic sender
 // (tonic_top, 16x128 model) at line rate, a channel with a fixed one-way
 // delay and independent seeded loss on data packets, and the receiver of
-// the protocol:
-//   - rocev2_dcqcn (go-back-N): RoceReceiver, NACK(expected) on a gap;
-//   - rocev2_gb0 (go-back-0): Gb0Receiver, which discards the message's
-//     progress on a gap and NACKs; the host driver (this rig) restarts the
-//     message: REMOVE the flow, ADD it again at the message's first
-//     segment, POST the data again;
-//   - irn: IrnReceiver (selective retransmission).
+// the protocol's role (livelock_runs.hpp takes it from the registry):
+//   - go-back-N (receiver roce): RoceReceiver, NACK(expected) on a gap;
+//   - go-back-0 (receiver roce, host_restart "message"): Gb0Receiver, which
+//     discards the message's progress on a gap and NACKs; the host driver
+//     (this rig) restarts the message: REMOVE the flow, ADD it again at the
+//     message's first segment, POST the data again;
+//   - IRN (receiver irn): IrnReceiver (selective retransmission).
 // Goodput = bytes of messages completed at the receiver / (cycles * 125 B)
 // (100 Gb/s at the 100 MHz clock).
 //

@@ -25,6 +25,11 @@ int main(int argc, char** argv) {
   app.add_option("--max-cycles", cfg.max_cycles, "cycle budget per run (default: 20 per segment to complete)")->check(CLI::PositiveNumber);
   app.add_option("--json", out, "write the report (JSON) to this file");
   CLI11_PARSE(app, argc, argv);
+  if (const Cast c = cast(); !c.complete()) {
+    std::cerr << "livelock_run: no participant for " << (c.missing.empty() ? "-" : c.missing)
+              << (c.bad.empty() ? "" : "; not a protocol's build: " + c.bad) << "\n";
+    return 2;
+  }
   const auto t0 = std::chrono::steady_clock::now();
   const auto rs = run_all(cfg);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -5,7 +5,7 @@
 // random flows (loss, reordering, timeouts) that must deliver everything;
 // the twin's constants equal its user_configs.vh. Not a header of
 // declarations: a protocol's test file (protocols/<name>/tests/, e.g.
-// protocols/reno/tests/test_reno.cpp) defines
+// test_<name>.cpp) defines
 //   PROTO_CONFIGS  its configs (Cfg<V<name>_incoming, Twin, 128, true>, ...),
 //   PROTO_FLOWS    its FlowSim type(s),
 //   PROTO_TWIN     its twin type,

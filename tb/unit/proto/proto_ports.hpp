@@ -3,8 +3,8 @@
 // (rtl/dd/tonic_proto_ports.svh) from and to ProtoIn / ProtoOut
 // (tb/common/ref/proto_io.hpp): every input driven, every output read,
 // the credit outputs included. Shared by the protocols' tests
-// (protocols/<name>/tests/: the twin tests through proto_tb.hpp, the
-// RoCEv2 flow of protocols/rocev2_dcqcn/tests/roce_flow.hpp).
+// (protocols/<name>/tests/: the twin tests through proto_tb.hpp, and the
+// protocols' own flow models, e.g. a rate protocol's tests/roce_flow.hpp).
 #pragma once
 
 #include <bitset>

@@ -6,7 +6,7 @@
 // vectors per model, every output (credit outputs included) compared with
 // the C++ twin; the twin's common constants equal user_configs.vh. Not a
 // header of declarations: a protocol's test file (protocols/<name>/tests/,
-// e.g. protocols/ndp/tests/test_ndp.cpp) defines
+// e.g. test_<name>.cpp) defines
 //   PROTO_RX_CONFIGS  its configs (Cfg<V<name>_incoming, Twin, 128, true>, ...),
 //   PROTO_RX_TWIN     its twin type,
 // (and specializes kPeriodicAddsTokens<Twin> if its periodic module adds

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Checks scripts/registry.mjs, the one reader of protocol folders, on
-// copies of protocols/reno in a scratch directory: a well-formed folder
+// copies of a protocol folder of the tree (the first window protocol with
+// a twin and without "traced") in a scratch directory: a well-formed folder
 // reads, and each malformed descriptor is an error that names the file and
 // the key (unknown keys, a bad receiver, a twin.hpp without "twin", "twin"
 // without the file or without its class, "traced" without a twin); the
@@ -24,10 +25,15 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tonic-registry-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
 let n = 0;
 
-/// A copy of protocols/reno as <scratch>/case<n>/demo_proto, edited by fn(dir, descriptor).
+/// The folder the cases copy: the first window protocol with a twin, not traced.
+const template = reg.loadProtocols().find((p) => p.twin && p.credit === 'window' && !p.traced);
+assert.ok(template, 'no window protocol with a twin and without "traced" in protocols/');
+const templateDir = path.join(reg.PROTOCOLS_DIR, template.name);
+
+/// A copy of the template folder as <scratch>/case<n>/demo_proto, edited by fn(dir, descriptor).
 function folder(fn) {
   const dir = path.join(scratch, `case${n++}`, 'demo_proto');
-  fs.cpSync(path.join(ROOT, 'protocols', 'reno'), dir, { recursive: true });
+  fs.cpSync(templateDir, dir, { recursive: true });
   const dfile = path.join(dir, 'protocol.json');
   const d = JSON.parse(fs.readFileSync(dfile, 'utf8'));
   fn(dir, d);
@@ -40,7 +46,7 @@ test('a well-formed folder reads, with its twin', () => {
   const p = reg.readProtocol(folder(() => {}));
   assert.equal(p.name, 'demo_proto');
   assert.equal(p.credit, 'window');
-  assert.equal(p.twin, 'RenoTwin');
+  assert.equal(p.twin, template.twin);
   assert.equal(p.traced, false);
   assert.ok(p.user_fields.length > 0);
 });
@@ -53,7 +59,8 @@ test('unknown keys and a bad receiver are errors naming the key', () => {
 
 test('the twin: file and key go together, and the class must be in the file', () => {
   fails((_, d) => { delete d.twin; }, /twin\.hpp exists: name its class in "twin"/);
-  fails((dir) => { fs.rmSync(path.join(dir, 'twin.hpp')); }, /"twin" names RenoTwin but .*twin\.hpp does not exist/);
+  fails((dir) => { fs.rmSync(path.join(dir, 'twin.hpp')); },
+    new RegExp(`"twin" names ${template.twin} but .*twin\\.hpp does not exist`));
   fails((_, d) => { d.twin = 'NoSuchTwin'; }, /twin\.hpp: no struct or class NoSuchTwin/);
   fails((_, d) => { d.twin = 'not a class'; }, /"twin" must be a C\+\+ class name/);
   const p = reg.readProtocol(folder((dir, d) => { fs.rmSync(path.join(dir, 'twin.hpp')); delete d.twin; }));

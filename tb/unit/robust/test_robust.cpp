@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "Vtonic_newreno_1024x128.h"
+#include TONIC_REFERENCE_HEADER  // the reference protocol's 1024x128 build (CMakeLists.txt)
 #include "Vtonic_rate_probe_16x128.h"
 #include "Vtonic_token_probe_16x128.h"
 #include "tonic/rx_beat.hpp"
@@ -26,7 +26,7 @@ using namespace tonic;
 
 namespace {
 
-using Top = Vtonic_newreno_1024x128;
+using Top = TONIC_REFERENCE_TOP;  // a window protocol: the reference protocol
 constexpr uint32_t kFlows = 1024;
 constexpr uint32_t kSegs = 400;        // segments posted per flow (two POSTs)
 constexpr uint64_t kCycles = 9000;     // enough for every flow to finish

@@ -2,20 +2,15 @@
 // Simulation-speed benchmark of tonic_top: all flows saturated (1024, or
 // FlowCount), per-segment acks over a 20-cycle link, with the testbench's
 // network model and segment checks; the per-event window reference is off
-// (it is a test, not part of simulating the model). Every build uses the
-// behavioural per-flow memories (SimRam = 1) except *_structural.
+// (it is a test, not part of simulating the model). The builds are the
+// registry's builds of the detailed run (tonic/twin_models.hpp), with the
+// behavioural per-flow memories (SimRam = 1), then their structural forms
+// (*_structural, SimRam = 0, bench_structural.hpp written by CMakeLists.txt).
 #include <cstdint>
 
+#include "bench_structural.hpp"
 #include "common/bench.hpp"
-#include "Vtonic_newreno_1024x128_structural.h"
 #include "tonic_models.hpp"
-
-// The structural per-flow memories (SimRam = 0, what synthesis sees); the
-// models of tonic_models.hpp use the behavioural form.
-namespace tonic {
-template <>
-struct TonicParams<Vtonic_newreno_1024x128_structural> : TonicParams<Vtonic_newreno_1024x128> {};
-}  // namespace tonic
 
 using namespace tonic;
 
@@ -37,11 +32,11 @@ uint64_t run(uint64_t cycles, uint64_t seed) {
 
 int main(int argc, char** argv) {
   BenchMain bench("tonic", argc, argv);
-  bench.add("tonic_reno_1024x128", run<Vtonic_reno_1024x128>);
-  bench.add("tonic_newreno_1024x128", run<Vtonic_newreno_1024x128>);
-  bench.add("tonic_sack_1024x128", run<Vtonic_sack_1024x128>);
-  bench.add("tonic_newreno_2048x256", run<Vtonic_newreno_2048x256>);
-  bench.add("tonic_newreno_4096x256", run<Vtonic_newreno_4096x256>);
-  bench.add("tonic_newreno_1024x128_structural", run<Vtonic_newreno_1024x128_structural>);
+  for (const registry::TwinBuild& b : registry::kTwinBuilds) {
+    registry::with_twin_model<void>(b.config, [&](auto tag) {
+      bench.add(b.config, run<typename decltype(tag)::Model>);
+    });
+  }
+  for_each_structural([&](auto tag, const char* config) { bench.add(config, run<typename decltype(tag)::Model>); });
   return bench.run();
 }

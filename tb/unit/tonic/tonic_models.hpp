@@ -2,9 +2,9 @@
 // The tonic_top builds test_tonic and bench_tonic run: the builds of the
 // detailed run with their parameters and twins (tonic/twin_models.hpp,
 // generated from the protocol folders), whose per-flow memories are the
-// behavioural form (SimRam 1); tonic_newreno_1024x128_structural, the
-// structural form, is declared where it is used (test_tonic.cpp,
-// bench_tonic.cpp).
+// behavioural form (SimRam 1); a structural form (SimRam 0, what synthesis
+// sees) is declared where it is used (its protocol's tests/tonic.cpp,
+// bench_structural.hpp of bench_tonic).
 #pragma once
 
 #include <cstdint>

@@ -2,17 +2,23 @@
 // Loopback (docs/design/receiver.md "Verification plan"): the
 // sender RTL (tonic_top) -> a channel model -> the receiver RTL
 // (tonic_rx_engine, rx_16x32) -> its control packets back to the sender's
-// rx input, for every sender protocol with the receive mode that matches it:
+// rx input, for every sender protocol with the receive mode that matches it
+// (its registry receiver):
 //
-//   reno, newreno  -> TCP cumulative acks (per segment, and delayed)
-//   sack           -> TCP + SACK (per segment, and delayed)
-//   ndp            -> NDP (the channel trims instead of dropping)
-//   rocev2_dcqcn   -> RoCE go-back-N, CNPs from an ECN-marking bottleneck
-//   irn            -> IRN, CNPs from the same bottleneck (the IRN sender
-//                     keeps its fixed rate: CNPs are counted, not acted on)
+//   tcp       -> TCP cumulative acks (per segment, and delayed)
+//   tcp_sack  -> TCP + SACK (per segment, and delayed)
+//   ndp       -> NDP (the channel trims instead of dropping)
+//   roce      -> RoCE go-back-N, CNPs from an ECN-marking bottleneck
+//   irn       -> IRN, CNPs from the same bottleneck (a sender with a fixed
+//                rate keeps it: CNPs are counted, not acted on)
 //
-// The receiver's window mode has no sender protocol, so it is
-// not run here (tb/unit/window_mode covers it against its own driver).
+// The rig of label loopback, not a header of declarations: each protocol
+// registers its runs in its folder (protocols/<name>/tests/loopback.cpp,
+// part of test_loopback: its seeds, scenario and variants); the receive
+// window case (loopback_window.cpp) runs the window protocols that register
+// for it (RegisterWindowRun). The receiver's window mode has no sender
+// protocol, so it is not run here (tb/unit/window_mode covers it against
+// its own driver).
 //
 // Channel (forward): optional bottleneck (SwitchQueue, 100 Gb/s, RED ECN),
 // then per packet: loss (NDP: a trimmed header instead), duplication,
@@ -28,18 +34,19 @@
 // the sender's RTO, 100,000 cycles, recovers it); IRN drops it with a plain
 // ack (again only the RTO); RoCE drops every index above the expected one
 // anyway (go-back-N), so W does not matter there. The window senders' cwnd
-// reaches 128, IRN's BDP window is 98 and NDP's in-flight count is set by
-// its pulls, so without a limit every mode but RoCE would see beyond-window
-// drops recovered only by timeouts (Reno's RTO marks only wnd_start, so a
-// window with many such drops costs one backed-off RTO per drop). The host
-// therefore acts as TCP's receive window: it posts a flow's data only up to
-// (latest cum_ack that reached the sender) + W, so no segment is ever sent
-// at or beyond WBASE + W and the receiver's `beyond` counter must stay 0
-// (checked). RoCE posts the whole message at once. The last test case runs
-// reno and sack without the limit against rx_1024x128 (W = 128 = the
-// sender's Window: no beyond-window index can occur, checked) and against
-// rx_16x32 (beyond-window drops; still exactly once) for comparison; the
-// RoCE case also runs rx_1024x128, whose CnpGap is DCQCN's real 50 us.
+// reaches 128, the IRN sender's BDP window is 98 and the NDP sender's
+// in-flight count is set by its pulls, so without a limit every mode but
+// RoCE would see beyond-window drops recovered only by timeouts (a sender
+// whose RTO marks only wnd_start pays one backed-off RTO per drop in a
+// window with many such drops). The host therefore acts as TCP's receive
+// window: it posts a flow's data only up to (latest cum_ack that reached
+// the sender) + W, so no segment is ever sent at or beyond WBASE + W and
+// the receiver's `beyond` counter must stay 0 (checked). RoCE posts the
+// whole message at once. The receive-window case runs window senders
+// without the limit against rx_1024x128 (W = 128 = the sender's Window: no
+// beyond-window index can occur, checked) and against rx_16x32
+// (beyond-window drops; still exactly once) for comparison; the RoCE
+// protocol also runs rx_1024x128, whose CnpGap is DCQCN's real 50 us.
 //
 // Checks, every cycle: one dlv decision per accepted descriptor, in order,
 // naming it; a deliver=1 is new data (never delivered before) with reason
@@ -56,6 +63,8 @@
 //
 // Seeds: three fixed seeds per protocol; TONIC_SEED=<n> runs only seed n
 // (every variant of the test case), which reproduces a printed run.
+#pragma once
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -74,12 +83,6 @@
 
 #include "Vrx_1024x128.h"
 #include "Vrx_16x32.h"
-#include "Vtonic_irn_16x128.h"
-#include "Vtonic_ndp_16x128.h"
-#include "Vtonic_newreno_1024x128.h"
-#include "Vtonic_reno_1024x128.h"
-#include "Vtonic_rocev2_dcqcn_16x128.h"
-#include "Vtonic_sack_1024x128.h"
 #include "tonic/harness.hpp"
 #include "tonic/switch_queue.hpp"
 #include "tonic/rng.hpp"
@@ -87,9 +90,7 @@
 #include "unit/e2e_rdma/e2e_rig.hpp"  // Errors
 #include "unit/rx/rx_tb.hpp"  // packing of tonic_rx_engine's ports
 
-using namespace tonic;
-
-namespace {
+namespace tonic::loopback {
 
 /// The sender protocol and the receiver mode it is run against.
 struct Proto {
@@ -145,7 +146,7 @@ struct Pkt {
   bool ce = false, trimmed = false;
 };
 
-bool mode_may_send(RxMode m, bool sack, uint8_t t) {
+inline bool mode_may_send(RxMode m, bool sack, uint8_t t) {
   switch (m) {
     case RxMode::kTcp: return t == ref::kRxAck || (sack && t == ref::kRxSack);
     case RxMode::kNdp: return t == ref::kRxAck || t == ref::kRxSack || t == ref::kRxNack || t == ref::kRxPull;
@@ -535,7 +536,7 @@ Result run_loop(const Proto& p, const Scenario& s, uint64_t seed, uint32_t sende
 // ---------------------------------------------------------------------------
 // Reporting.
 
-void print(const Result& r) {
+inline void print(const Result& r) {
   std::printf(
       "loopback %-12s %-11s seed=%-6llu loss %.1f %% %u flows x %u seg: delivered %llu, sent %llu, rtx %llu, timeouts %llu, "
       "cycles %llu (99 %%: %llu), goodput %.3f seg/cycle = %.1f Gb/s | channel lost %llu trimmed %llu dup %llu reordered %llu "
@@ -556,7 +557,7 @@ void print(const Result& r) {
 
 /// build/reports/loopback.json: one entry per run, keyed by protocol,
 /// variant and seed (merged with what other test processes wrote).
-void report(const std::vector<Result>& rs) {
+inline void report(const std::vector<Result>& rs) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(TONIC_SOURCE_DIR) / "build" / "reports";
   std::error_code ec;
@@ -584,7 +585,7 @@ void report(const std::vector<Result>& rs) {
 }
 
 /// The seeds of a test case: TONIC_SEED alone if set, else three fixed ones.
-std::vector<uint64_t> seeds(uint64_t base, const char* what) {
+inline std::vector<uint64_t> seeds(uint64_t base, const char* what) {
   if (const char* env = std::getenv("TONIC_SEED"); env && *env) return {test_seed(base, what)};
   std::fprintf(stderr, "[%s] seeds=%llu,%llu,%llu (set TONIC_SEED to run one)\n", what,
                static_cast<unsigned long long>(base), static_cast<unsigned long long>(base + 1),
@@ -592,8 +593,8 @@ std::vector<uint64_t> seeds(uint64_t base, const char* what) {
   return {base, base + 1, base + 2};
 }
 
-constexpr uint32_t kWindowFlows = 1024;  // tonic_{reno,newreno,sack}_1024x128
-constexpr uint32_t kRdmaFlows = 16;      // tonic_{ndp,rocev2_dcqcn,irn}_16x128
+inline constexpr uint32_t kWindowFlows = 1024;  // the window protocols' 1024x128 builds
+inline constexpr uint32_t kRdmaFlows = 16;      // the 16x128 builds of the rate and token protocols
 
 template <class SM, class RM = Vrx_16x32>
 void run_variants(Proto p, const Scenario& s, uint64_t base, uint32_t sender_flows, bool both_acks,
@@ -611,11 +612,9 @@ void run_variants(Proto p, const Scenario& s, uint64_t base, uint32_t sender_flo
   report(rs);
 }
 
-}  // namespace
-
 /// Window protocols: 12 flows x 1000 segments of 128 B (one segment per
 /// cycle = the output's 102.4 Gb/s, docs/sender-core.md).
-Scenario window_scenario() {
+inline Scenario window_scenario() {
   Scenario s;
   s.flows = 12;
   s.segs = 1000;
@@ -623,101 +622,28 @@ Scenario window_scenario() {
   return s;
 }
 
-TEST_CASE("loopback: reno -> TCP cumulative acks (per segment, delayed)", "[loopback][reno][stress]") {
-  run_variants<Vtonic_reno_1024x128>(Proto{"reno", RxMode::kTcp}, window_scenario(), 0x5e0, kWindowFlows, true);
+/// A window protocol's runs of the receive-window case
+/// (loopback_window.cpp): its Proto, without the host's limit, against
+/// rx_1024x128 (variant "nolim-W128") and rx_16x32 ("nolim-W32").
+template <class SM>
+void run_window_nolimit(Proto p, const Scenario& s) {
+  p.rwnd = false;
+  run_variants<SM, Vrx_1024x128>(p, s, 0x650, kWindowFlows, false, "nolim-W128", 1024, 128);
+  run_variants<SM>(p, s, 0x650, kWindowFlows, false, "nolim-W32");
 }
 
-TEST_CASE("loopback: newreno -> TCP cumulative acks (per segment, delayed)", "[loopback][newreno][stress]") {
-  run_variants<Vtonic_newreno_1024x128>(Proto{"newreno", RxMode::kTcp}, window_scenario(), 0x5f0, kWindowFlows,
-                                        true);
+/// The window protocols of the receive-window case, registered from their
+/// folders (RegisterWindowRun, before main); run in name order.
+struct WindowRun {
+  const char* protocol;
+  void (*run)(const Scenario&);
+};
+inline std::vector<WindowRun>& window_runs() {
+  static std::vector<WindowRun> runs;
+  return runs;
 }
+struct RegisterWindowRun {
+  RegisterWindowRun(const char* protocol, void (*run)(const Scenario&)) { window_runs().push_back({protocol, run}); }
+};
 
-TEST_CASE("loopback: sack -> TCP + SACK (per segment, delayed)", "[loopback][sack][stress]") {
-  Proto p{"sack", RxMode::kTcp};
-  p.sack = true;
-  run_variants<Vtonic_sack_1024x128>(p, window_scenario(), 0x600, kWindowFlows, true);
-}
-
-TEST_CASE("loopback: ndp -> NDP, the channel trims instead of dropping", "[loopback][ndp][stress]") {
-  // 375-B segments: rx_16x32's PullGap of 3 cycles is one such MTU at
-  // 100 Gb/s, so the pull pacer runs at line rate.
-  Proto p{"ndp", RxMode::kNdp};
-  p.trim = true;
-  Scenario s;
-  s.flows = 12;
-  s.seg_bytes = 375;
-  run_variants<Vtonic_ndp_16x128>(p, s, 0x610, kRdmaFlows, false);
-}
-
-TEST_CASE("loopback: rocev2_dcqcn -> RoCE go-back-N with CNPs from an ECN bottleneck",
-          "[loopback][rocev2_dcqcn][stress]") {
-  // 8 flows of 1024-B segments (DCQCN's SegBytes) at 100 Gb/s each into a
-  // 100 Gb/s bottleneck with RED marking. rx_16x32's CnpGap is 50 cycles,
-  // 100 times DCQCN's 50 us; rx_1024x128 has the real 5000 (and NackGap
-  // 1000): both are run.
-  Proto p{"rocev2_dcqcn", RxMode::kRoce};
-  p.rwnd = false;  // go-back-N keeps nothing above the expected index: W does not matter
-  p.bottleneck = true;
-  Scenario s;
-  run_variants<Vtonic_rocev2_dcqcn_16x128>(p, s, 0x620, kRdmaFlows, false, "rx_16x32");
-  run_variants<Vtonic_rocev2_dcqcn_16x128, Vrx_1024x128>(p, s, 0x620, kRdmaFlows, false, "rx_1024x128", 1024, 128);
-  // No bottleneck (no ECN): 8 flows at 100 Gb/s each share the output
-  // (0.98 segments per cycle); go-back-N loss recovery alone.
-  p.bottleneck = false;
-  run_variants<Vtonic_rocev2_dcqcn_16x128>(p, s, 0x620, kRdmaFlows, false, "no-ecn");
-}
-
-TEST_CASE("loopback: irn -> IRN with CNPs from an ECN bottleneck", "[loopback][irn][stress]") {
-  // As RoCE; IRN's sender keeps its fixed rate under its BDP window, so the
-  // bottleneck queue stays long and most packets are marked.
-  Proto p{"irn", RxMode::kIrn};
-  p.bottleneck = true;
-  run_variants<Vtonic_irn_16x128>(p, Scenario{}, 0x630, kRdmaFlows, false, "rx_16x32");
-  p.bottleneck = false;
-  run_variants<Vtonic_irn_16x128>(p, Scenario{}, 0x630, kRdmaFlows, false, "no-ecn");
-}
-
-TEST_CASE("loopback: sack with a slow return link (heavy ctl back-pressure)", "[loopback][sack][backpressure]") {
-  // The return link is paused 30 % of the cycles and ctl_ready_i is low
-  // half the time: the receiver's control queue fills and data_ready_o
-  // holds the data back (the ingress queue grows); nothing may be lost.
-  Proto p{"sack", RxMode::kTcp};
-  p.sack = true;
-  Scenario s = window_scenario();
-  s.ctl_stall = 0.5;
-  s.ret_pause = 0.3;
-  s.segs = 300;
-  std::vector<Result> rs;
-  for (uint64_t seed : seeds(0x640, "sack backpressure")) {
-    Result r = run_loop<Vtonic_sack_1024x128>(p, s, seed, kWindowFlows);
-    r.variant = "slow-ret";
-    print(r);
-    CHECK(r.ctl_stalls > 0);
-    rs.push_back(r);
-  }
-  report(rs);
-}
-
-TEST_CASE("loopback: the receive window: no host limit, rx_1024x128 (W = 128) and rx_16x32 (W = 32)",
-          "[loopback][reno][sack][window]") {
-  // Without the host's limit a window sender keeps up to cwnd <= 128
-  // segments above its wnd_start. rx_1024x128 (W = 128 = the sender's
-  // Window) never sees a beyond-window index (checked); rx_16x32 (W = 32)
-  // drops the excess as `beyond` with a plain duplicate ack. Everything must
-  // still be delivered exactly once; the figures show what the drops cost.
-  Scenario s = window_scenario();
-  s.segs = 300;
-  s.max_cycles = 8'000'000;  // Reno on W = 32: one backed-off RTO per beyond-window drop
-  for (const bool sack : {false, true}) {
-    Proto p{sack ? "sack" : "reno", RxMode::kTcp};
-    p.sack = sack;
-    p.rwnd = false;
-    if (sack) {
-      run_variants<Vtonic_sack_1024x128, Vrx_1024x128>(p, s, 0x650, kWindowFlows, false, "nolim-W128", 1024, 128);
-      run_variants<Vtonic_sack_1024x128>(p, s, 0x650, kWindowFlows, false, "nolim-W32");
-    } else {
-      run_variants<Vtonic_reno_1024x128, Vrx_1024x128>(p, s, 0x650, kWindowFlows, false, "nolim-W128", 1024, 128);
-      run_variants<Vtonic_reno_1024x128>(p, s, 0x650, kWindowFlows, false, "nolim-W32");
-    }
-  }
-}
+}  // namespace tonic::loopback
