@@ -26,6 +26,7 @@
 // reached the receiver.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -59,7 +60,7 @@ template <class Model>
 class Scenario {
  public:
   Scenario(const ScenarioConfig& c, uint64_t seed)
-      : c_(c), rng_(seed), fl_(c.flows), rcv_(c.flows), sb_(c.flows, options()) {}
+      : c_(c), rng_(seed), fl_(c.flows), rcv_(c.flows), sb_(c.flows, options()), defined_from_(c.flows, UINT64_MAX) {}
 
   /// Drain: no new posts, no bad input, no loss; the receivers answer.
   void set_drain(bool d) { drain_ = d; }
@@ -78,14 +79,37 @@ class Scenario {
     }
     d.seg_ready_i = rng_.chance(c_.seg_ready);
     d.note_ready_i = rng_.chance(c_.note_ready);
-    d.probe_flow_i = static_cast<uint32_t>(cycle / 3 % c_.flows);
+    probe_prev_ = probe_now_;
+    probe_now_ = static_cast<uint32_t>(cycle / 3 % c_.flows);
+    d.probe_flow_i = probe_now_;
   }
+
+  /// Whether the probe outputs of cycle t show defined words: the flow
+  /// presented in cycle t - 1 (a registered read) had its per-flow state
+  /// cleared by an ADD before then. A word never written or cleared reads
+  /// as undefined data (tonic_state_ram), so until then the RTL and the
+  /// netlist may legally differ there.
+  bool probe_defined(uint64_t t) const { return t >= defined_from_[probe_prev_]; }
 
   /// Outputs of this cycle (after eval): handshakes, checks, the network.
   void observe(Model& d) {
     if (rx_from_queue_) rx_.pop_front();
     rx_from_queue_ = false;
-    if (d.ctrl_valid_i && d.ctrl_ready_o) accept_ctrl();
+    // An ADD accepted in cycle h executes (clears the flow's state) by the
+    // first cycle c > h in which ctrl_ready_o is high again; a read
+    // presented from c on sees the cleared words, the probe from c + 1.
+    if (clearing_ && now_ > clear_accepted_ && d.ctrl_ready_o) {
+      defined_from_[clear_flow_] = std::min(defined_from_[clear_flow_], now_ + 1);
+      clearing_ = false;
+    }
+    if (d.ctrl_valid_i && d.ctrl_ready_o) {
+      if (ctrl_.front().op == CtrlOp::kAdd && fl_[ctrl_.front().flow].pending_add) {
+        clearing_ = true;
+        clear_flow_ = ctrl_.front().flow;
+        clear_accepted_ = now_;
+      }
+      accept_ctrl();
+    }
     if (d.seg_valid_o && d.seg_ready_i) on_seg(d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o);
     if (d.note_valid_o && d.note_ready_i) ++notes_;
     if (d.cr_enq_drop_o) sb_.fail(now_, "cr_enq_drop_o: CR ring overflow");
@@ -368,6 +392,13 @@ class Scenario {
   bool rx_from_queue_ = false;
   bool drain_ = false;
   uint64_t now_ = 0;
+  // The probe's flow (this cycle, the one before) and the first probe
+  // output cycle at which each flow's state is defined (probe_defined).
+  uint32_t probe_now_ = 0, probe_prev_ = 0;
+  std::vector<uint64_t> defined_from_;
+  bool clearing_ = false;
+  uint32_t clear_flow_ = 0;
+  uint64_t clear_accepted_ = 0;
   SegmentScoreboard sb_;
   uint64_t segs_ = 0, rtx_ = 0, notes_ = 0, adds_ = 0, removes_ = 0, bad_ = 0;
 };
