@@ -77,6 +77,7 @@ class LockStep {
 
   /// The RTL model: the testbench drives its inputs and reads its outputs.
   Rtl& dut() { return rtl_.dut(); }
+  /// The netlist model (read only: the tests' `undefined` rules, the reports).
   Net& net() { return net_.dut(); }
   uint64_t cycle() const { return rtl_.cycle(); }
 
@@ -118,6 +119,8 @@ class LockStep {
   bool ok() const { return !failed_; }
   const Mismatch& mismatch() const { return first_; }
   uint64_t cycles_compared() const { return compared_; }
+  /// Port-cycles left out because `undefined` said so.
+  uint64_t port_cycles_skipped() const { return skipped_; }
   /// Output bits compared per cycle (every output port).
   static constexpr unsigned output_bits() {
     unsigned n = 0;
@@ -157,7 +160,9 @@ class LockStep {
     Rtl& r = rtl_.dut();
     Net& n = net_.dut();
 #define TONIC_NL_CMP(name, width)                      \
-  if (!undefined || !undefined(#name, cycle())) {      \
+  if (undefined && undefined(#name, cycle())) {        \
+    ++skipped_;                                        \
+  } else {                                             \
     a_.clear();                                        \
     b_.clear();                                        \
     port_words(r.name, (width), a_);                   \
@@ -179,7 +184,7 @@ class LockStep {
   Harness<Rtl> rtl_;
   Harness<Net> net_;
   std::vector<uint32_t> a_, b_;
-  uint64_t compared_ = 0;
+  uint64_t compared_ = 0, skipped_ = 0;
   bool failed_ = false;
   Mismatch first_;
 };
