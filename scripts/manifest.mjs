@@ -64,7 +64,7 @@ import { fileURLToPath } from 'node:url';
 import { cli } from './lib/cli.mjs';
 import {
   backpressureRun, fuzzTarget, loadProtocols, netlistConfig, networkBuilds, PROTOCOL_FILES, protocolConfigs,
-  referenceProtocol, tracedBuilds, twinBuilds, writeIfChanged,
+  referenceProtocol, structuralBuilds, tracedBuilds, twinBuilds, writeIfChanged,
 } from './registry.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -218,6 +218,7 @@ export function cmakeTable(configs) {
   out.push(`set(TONIC_NET_MODELS ${list(networkBuilds(protocols).map((c) => c.name))})`);
   out.push(`set(TONIC_TWIN_MODELS ${list(twinBuilds(protocols).map((c) => c.name))})`);
   out.push(`set(TONIC_TRACED_MODELS ${list(tracedBuilds(protocols).map((c) => c.name))})`);
+  out.push(`set(TONIC_STRUCTURAL_MODELS ${list(structuralBuilds(protocols).map((c) => c.name))})`);
   for (const [v, pattern] of [['SMALL', 'tonic_{p}_{size}'], ['SMALL_NOASSERT', 'tonic_{p}_{size}_noassert']]) {
     const names = protocols.map((p) => pattern.replace('{p}', p.name).replace('{size}', `${p.small.flows}x${p.small.window}`));
     out.push(`set(TONIC_${v}_MODELS ${list(names)})`);

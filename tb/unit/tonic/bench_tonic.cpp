@@ -5,11 +5,11 @@
 // (it is a test, not part of simulating the model). The builds are the
 // registry's builds of the detailed run (tonic/twin_models.hpp), with the
 // behavioural per-flow memories (SimRam = 1), then their structural forms
-// (*_structural, SimRam = 0, bench_structural.hpp written by CMakeLists.txt).
+// (*_structural, SimRam = 0, the generated tonic/structural_models.hpp).
 #include <cstdint>
 
-#include "bench_structural.hpp"
 #include "common/bench.hpp"
+#include "tonic/structural_models.hpp"
 #include "tonic_models.hpp"
 
 using namespace tonic;

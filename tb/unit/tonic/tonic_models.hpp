@@ -4,7 +4,7 @@
 // generated from the protocol folders), whose per-flow memories are the
 // behavioural form (SimRam 1); a structural form (SimRam 0, what synthesis
 // sees) is declared where it is used (its protocol's tests/tonic.cpp,
-// bench_structural.hpp of bench_tonic).
+// tonic/structural_models.hpp for bench_tonic).
 #pragma once
 
 #include <cstdint>
