@@ -22,14 +22,26 @@ import { runPool } from './lib/pool.mjs';
 import { ROOT } from './manifest.mjs';
 import { writeReport } from './report.mjs';
 
-/// Every block: the tb/unit folders with a CMakeLists.txt, then fuzz, then
-/// the demo and the products as the root CMakeLists.txt names them for
+/// Every block: the tb/unit folders with a CMakeLists.txt, the labels of the
+/// protocol-owned test executables (tonic_protocol_test(<exe> LABEL <label>
+/// in protocols/*/tests/ and tb/unit/*/) that are not a folder, then fuzz,
+/// then the demo and the products as the root CMakeLists.txt names them for
 /// TONIC_BLOCKS ("<dir>:<block>" entries).
 function allBlocks() {
   const unit = path.join(ROOT, 'tb', 'unit');
   const blocks = fs.readdirSync(unit, { withFileTypes: true })
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(unit, e.name, 'CMakeLists.txt')))
     .map((e) => e.name).sort();
+  const labels = new Set();
+  const protocols = path.join(ROOT, 'protocols');
+  const lists = [
+    ...fs.readdirSync(protocols).map((p) => path.join(protocols, p, 'tests', 'CMakeLists.txt')),
+    ...blocks.map((b) => path.join(unit, b, 'CMakeLists.txt')),
+  ].filter((f) => fs.existsSync(f));
+  for (const f of lists) {
+    for (const m of fs.readFileSync(f, 'utf8').matchAll(/tonic_protocol_test\(\s*\w+\s+LABEL\s+(\w+)/g)) labels.add(m[1]);
+  }
+  blocks.push(...[...labels].filter((l) => !blocks.includes(l)).sort());
   const root = fs.readFileSync(path.join(ROOT, 'CMakeLists.txt'), 'utf8');
   const products = [...root.matchAll(/"(?:tb|sim)\/[\w/]+:(\w+)"/g)].map((m) => m[1]);
   if (!products.length) throw new Error('CMakeLists.txt: no "<dir>:<block>" entries of the demo and the products');
