@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { cli } from './lib/cli.mjs';
-import { RECEIVERS, ROOT } from './registry.mjs';
+import { protocolNames, RECEIVERS, ROOT } from './registry.mjs';
 
 const { values: opts } = cli({
   name: 'check-names',
@@ -40,9 +40,7 @@ const TREE = path.resolve(opts.root ?? ROOT);
 /// Words that are both a protocol name and a name of something else.
 const SHARED_WORDS = new Set([...RECEIVERS, 'sack']);
 
-const protocols = fs.readdirSync(path.join(TREE, 'protocols'), { withFileTypes: true })
-  .filter((e) => e.isDirectory() && fs.existsSync(path.join(TREE, 'protocols', e.name, 'incoming.v')))
-  .map((e) => e.name);
+const protocols = protocolNames(path.join(TREE, 'protocols'));
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const patterns = protocols.map((p) => {

@@ -582,13 +582,18 @@ export function referenceScenario(protocols, name) {
   return ref.scenarios[name];
 }
 
+/// The protocol folders of a protocols/ directory (those with an incoming.v), sorted.
+export function protocolNames(dir = PROTOCOLS_DIR) {
+  return fs.readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'incoming.v')))
+    .map((e) => e.name).sort();
+}
+
 /// Every protocols/<name>/ with the three RTL files, sorted by name; with
 /// TONIC_ONLY_PROTOCOLS (comma-separated names) in the environment, only
 /// those (a build tree for one protocol: cmake -DTONIC_ONLY_PROTOCOLS=...).
 export function loadProtocols() {
-  let names = fs.readdirSync(PROTOCOLS_DIR, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(PROTOCOLS_DIR, e.name, 'incoming.v')))
-    .map((e) => e.name).sort();
+  let names = protocolNames();
   const only = (process.env.TONIC_ONLY_PROTOCOLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   if (only.length) {
     const unknown = only.filter((n) => !names.includes(n));
