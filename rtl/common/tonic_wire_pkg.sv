@@ -24,6 +24,40 @@ package tonic_wire_pkg;
   /// ignored.
   typedef logic [15:0] flow_id_t;
 
+  /// A transmit stamp: the sender's cycle count (low 32 bits) in the cycle
+  /// a segment's address left it (tonic_top's seg_ts_o). The segment carries
+  /// it to the receiver, whose acks echo it (echo_t); the sender's RTT
+  /// sample is its cycle count minus the echo.
+  typedef logic [31:0] ts_t;
+
+  /// The echo an ack carries of one transmission (the TSecr of RFC 7323,
+  /// plus the transmission's retransmit flag for Karn's rule): which
+  /// transmission is echoed follows RFC 7323 (the earliest segment a
+  /// delayed ack covers; for an out-of-order arrival, the last segment that
+  /// advanced the cumulative ack; a hole-filling segment's own stamp).
+  typedef struct packed {
+    logic valid;  // the ack carries an echo (0: no RTT sample from it)
+    logic rtx;    // the echoed transmission was a retransmission
+    ts_t  ts;     // its transmit stamp
+  } echo_t;
+
+  /// SACK blocks one control packet carries at most (RFC 2018 / 6675: TCP
+  /// carries three next to the timestamp option).
+  localparam int unsigned SackBlocks = 3;
+
+  /// One SACK block: the receiver holds every segment of [lo, hi) (hi is
+  /// one past the block, as RFC 2018's right edge). Block 0 is the most
+  /// recent (it holds the segment that triggered the ack), the others
+  /// repeat the most recently reported ones (RFC 2018 section 4).
+  typedef struct packed {
+    logic valid;  // 0: the block is unused
+    seq_t lo;
+    seq_t hi;
+  } sack_blk_t;
+
+  /// The SACK blocks of one control packet ([0] the most recent).
+  typedef sack_blk_t [SackBlocks-1:0] sack_blks_t;
+
   /// Type of a control packet (receiver -> sender: the sender's rx stream,
   /// the receiver's ctl stream).
   typedef enum logic [2:0] {

@@ -2,10 +2,11 @@
 // tonic_dd_pkg: types shared by the data-delivery engine and the protocol
 // modules (protocols/<name>/incoming.v, periodic_updates.v).
 //
-// The wire types (seq_t, flow_id_t, rx_type_e and its codes) are those of
-// tonic_wire_pkg, which the receiver shares; they are imported and
-// re-exported here by name, so tonic_dd_pkg::seq_t, tonic_dd_pkg::RxNack
-// and a wildcard import of this package still reach them.
+// The wire types (seq_t, flow_id_t, ts_t, echo_t, sack_blk_t, rx_type_e and
+// its codes) are those of tonic_wire_pkg, which the receiver shares; they
+// are imported and re-exported here by name, so tonic_dd_pkg::seq_t,
+// tonic_dd_pkg::RxNack and a wildcard import of this package still reach
+// them.
 //
 // Sequence numbers are 32-bit segment indices compared with serial
 // arithmetic (seq_lt): a < b iff the signed difference a - b is negative,
@@ -16,6 +17,11 @@ package tonic_dd_pkg;
   // The wire types (tonic_wire_pkg), one import and one export per name.
   import tonic_wire_pkg::seq_t;      export tonic_wire_pkg::seq_t;
   import tonic_wire_pkg::flow_id_t;  export tonic_wire_pkg::flow_id_t;
+  import tonic_wire_pkg::ts_t;       export tonic_wire_pkg::ts_t;
+  import tonic_wire_pkg::echo_t;     export tonic_wire_pkg::echo_t;
+  import tonic_wire_pkg::SackBlocks; export tonic_wire_pkg::SackBlocks;
+  import tonic_wire_pkg::sack_blk_t; export tonic_wire_pkg::sack_blk_t;
+  import tonic_wire_pkg::sack_blks_t; export tonic_wire_pkg::sack_blks_t;
   import tonic_wire_pkg::rx_type_e;  export tonic_wire_pkg::rx_type_e;
   import tonic_wire_pkg::RxAck;      export tonic_wire_pkg::RxAck;
   import tonic_wire_pkg::RxSack;     export tonic_wire_pkg::RxSack;
