@@ -54,6 +54,11 @@ module tonic_top
   input  wire seq_t            rx_sack_idx_i,
   input  wire logic            rx_ecn_i,
   input  wire logic [15:0]     rx_grant_i,
+  // The ack's echo of a transmission (echo_t): a receiver echoes the
+  // seg_ts_o (and seg_rtx_o) of the segment RFC 7323 names; 0 when none.
+  input  wire logic            rx_echo_valid_i,
+  input  wire logic            rx_echo_rtx_i,
+  input  wire ts_t             rx_echo_ts_i,
   // Segment addresses.
   output logic                 seg_valid_o,
   input  wire logic            seg_ready_i,
@@ -61,6 +66,14 @@ module tonic_top
   output seq_t                 seg_idx_o,
   output logic                 seg_rtx_o,
   output logic      [LenW-1:0] seg_len_o,
+  // Transmit stamp: the engine's cycle (now) in which this address was
+  // first presented on seg_*; stable while seg_valid_o && !seg_ready_i.
+  // The receiver echoes it (rx_echo_*_i); the protocol's RTT sample is the
+  // cycle of the echo's incoming stage 2 minus it.
+  output ts_t                  seg_ts_o,
+  // The engine's cycle count (since reset, wraps): the clock of seg_ts_o and
+  // of the RTT samples, for a host that stamps or checks them.
+  output logic      [31:0]     now_o,
   // Notifications.
   output logic                 note_valid_o,
   input  wire logic            note_ready_i,
@@ -109,6 +122,23 @@ module tonic_top
   dd_stats_t       dd_stats;
   status_t         dd_status;
   logic            rc_wait;
+  echo_t           rx_echo;
+  logic [31:0]     dd_now;
+  ts_t             seg_ts_q;
+  assign rx_echo = '{valid: rx_echo_valid_i, rtx: rx_echo_rtx_i, ts: rx_echo_ts_i};
+
+  // The transmit stamp: taken in every cycle the output is not holding a
+  // stalled address (the next cycle's now), held while it is, so an address
+  // carries the cycle it was first presented.
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      seg_ts_q <= '0;
+    end else if (!(seg_valid_o && !seg_ready_i)) begin
+      seg_ts_q <= dd_now + 32'd1;
+    end
+  end
+  assign seg_ts_o = seg_ts_q;
+  assign now_o    = dd_now;
 
   tonic_dd_engine #(
     .FlowCount(FlowCount),
@@ -133,6 +163,8 @@ module tonic_top
     .rx_sack_idx_i  (rx_sack_idx_i),
     .rx_ecn_i       (rx_ecn_i),
     .rx_grant_i     (rx_grant_i),
+    .rx_echo_i      (rx_echo),
+    .now_o          (dd_now),
     .enq_valid_o    (enq_valid),
     .enq_init_o     (enq_init),
     .enq_flow_o     (enq_flow),

@@ -219,6 +219,8 @@ export function portLayoutCpp() {
     '',
     ns('ns_trace', 'dd_ns_trace_t', 'trace_ns_o'),
     '',
+    ns('ev_info', 'ev_info_t', 'info_i of tonic_proto_incoming'),
+    '',
     '}  // namespace tonic::layout',
     '',
   ].join('\n');

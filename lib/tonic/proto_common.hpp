@@ -26,6 +26,31 @@ inline uint32_t rto_backoff(uint32_t rto, uint32_t rto_max) {
   return d > rto_max ? rto_max : static_cast<uint32_t>(d);
 }
 
+/// The RFC 6298 estimator of tonic_proto_pkg (rtt_est_t): srtt8 = 8 x SRTT,
+/// rttvar4 = 4 x RTTVAR in cycles, 28 bits each, srtt8 = 0 before the first
+/// sample; samples cut to kRttMax.
+inline constexpr uint32_t kRttMax = (uint32_t{1} << 25) - 1;
+struct RttEst {
+  uint32_t srtt8 = 0;
+  uint32_t rttvar4 = 0;
+};
+
+/// One RTT sample into the estimator (tonic_proto_pkg::rtt_sample).
+inline RttEst rtt_sample(RttEst e, uint32_t r) {
+  const uint32_t mask = (uint32_t{1} << 28) - 1;
+  const uint32_t rc = r > kRttMax ? kRttMax : r;
+  if (e.srtt8 == 0) return {(rc << 3) & mask, (rc << 1) & mask};
+  const uint32_t s = e.srtt8 >> 3;
+  const uint32_t d = s > rc ? s - rc : rc - s;
+  return {(e.srtt8 - (e.srtt8 >> 3) + rc) & mask, (e.rttvar4 - (e.rttvar4 >> 2) + d) & mask};
+}
+
+/// RTO = SRTT + max(1, 4 RTTVAR), at most rto_max (tonic_proto_pkg::rto_of).
+inline uint32_t rto_of(RttEst e, uint32_t rto_max) {
+  const uint32_t rto = (e.srtt8 >> 3) + (e.rttvar4 == 0 ? 1 : e.rttvar4);
+  return rto > rto_max ? rto_max : rto;
+}
+
 /// cwnd clamped to 1..w (the range of wnd_o).
 inline uint32_t clamp_wnd(uint32_t wnd, uint32_t w) { return wnd == 0 ? 1 : (wnd > w ? w : wnd); }
 

@@ -33,6 +33,18 @@ using ProtoUser = std::bitset<kProtoMaxUserW>;
 // tonic_wire_pkg::rx_type_e, generated in tonic/wire_codes.hpp.
 
 /// Every input port. Fields are the port names without the _i suffix.
+/// The incoming module's info_i (tonic_dd_pkg::ev_info_t, field for field).
+struct EvInfo {
+  uint16_t flow = 0;
+  uint16_t seg_bytes = 0;
+  bool rtt_valid = false;
+  bool echo_rtx = false;
+  uint32_t echo_ts = 0;
+  uint32_t rtt = 0;
+  uint16_t ecn_segs = 0;
+  uint32_t acked_bytes = 0;
+};
+
 struct ProtoIn {
   uint32_t w = 128;  // module parameter W (ring size)
   // Common inputs.
@@ -56,6 +68,7 @@ struct ProtoIn {
   uint32_t old_start = 0;
   uint32_t newly_acked = 0;  // CntW bits
   bool dup = false;
+  EvInfo info;
   // Periodic only.
   bool timeout = false;
 };

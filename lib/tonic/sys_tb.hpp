@@ -94,7 +94,7 @@ class SysTb {
     }
     if (d.rx_valid_i && !injected) rx_.pop_front();
     if (d.seg_valid_o && d.seg_ready_i) {
-      SysSeg s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
+      SysSeg s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o, d.seg_ts_o};
       sb_.segment(s.cycle, s.flow, s.idx, s.rtx, s.len);
       if (on_seg) on_seg(s);
     }

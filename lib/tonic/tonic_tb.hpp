@@ -126,13 +126,18 @@ class TonicTb {
       ev.cum_ack = d.rx_cum_ack_i;
       ev.sack_valid = d.rx_sack_valid_i;
       ev.sack_idx = d.rx_sack_idx_i;
+      ev.ecn = d.rx_ecn_i;
+      ev.echo_valid = d.rx_echo_valid_i;
+      ev.echo_rtx = d.rx_echo_rtx_i;
+      ev.echo_ts = d.rx_echo_ts_i;
+      ev.now = d.now_o;
       ev.must_accept = ev.flow < P::kFlows && sb_.flow(ev.flow).added && ev.type <= 2 &&
                        !seq_lt(sb_.flow(ev.flow).snd_max, ev.cum_ack);
       if (window_check_) wref_.rx(ev);
       sb_.ack(d.rx_flow_i, d.rx_cum_ack_i);
     }
     if (d.seg_valid_o && d.seg_ready_i) {
-      SegOut s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o};
+      SegOut s{c, d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o, d.seg_ts_o};
       if (outs_ == mutate_at_) mutate(s);
       sb_.segment(s.cycle, s.flow, s.idx, s.rtx, s.len);
       ++outs_;
@@ -214,7 +219,7 @@ class TonicTb {
         if (sb_.flow(k.flow).added) break;  // bad input: the DUT ignores it too
         sb_.add(h_.cycle(), k.flow, k.seq, k.len);
         link_.receiver().open(k.flow, k.seq);
-        wref_.add(k.flow, k.seq);
+        wref_.add(k.flow, k.seq, k.len);
         break;
       case CtrlOp::kPost:
         if (sb_.post(k.flow, k.seq, k.len)) wref_.post(k.flow, k.seq);

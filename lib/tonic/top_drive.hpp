@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "tonic/harness.hpp"
@@ -59,7 +60,18 @@ struct RxCmd {
   uint32_t sack_idx = 0;
   bool ecn = false;
   uint16_t grant = 0;
+  // The echo of a transmission (tonic_wire_pkg::echo_t): a transmit stamp
+  // (seg_ts_o) and its retransmit flag.
+  bool echo_valid = false;
+  bool echo_rtx = false;
+  uint32_t echo_ts = 0;
 };
+
+/// Whether a command type carries an echo (echo_valid, echo_rtx, echo_ts).
+template <class T, class = void>
+struct HasEcho : std::false_type {};
+template <class T>
+struct HasEcho<T, std::void_t<decltype(std::declval<const T&>().echo_ts)>> : std::true_type {};
 
 /// A segment address that left (seg_* port) and the cycle it left in.
 struct SegOut {
@@ -68,6 +80,7 @@ struct SegOut {
   uint32_t idx = 0;
   bool rtx = false;
   uint32_t len = 0;
+  uint32_t ts = 0;  // transmit stamp (seg_ts_o)
 };
 
 /// Idle inputs, reset, then the DD engine's init sweep: FlowCount cycles
@@ -116,6 +129,15 @@ void drive_rx_beat(Model& d, const Cmd& r, bool ecn, uint16_t grant) {
   d.rx_sack_idx_i = r.sack_idx;
   d.rx_ecn_i = ecn;
   d.rx_grant_i = grant;
+  if constexpr (HasEcho<Cmd>::value) {
+    d.rx_echo_valid_i = r.echo_valid;
+    d.rx_echo_rtx_i = r.echo_rtx;
+    d.rx_echo_ts_i = r.echo_ts;
+  } else {
+    d.rx_echo_valid_i = 0;
+    d.rx_echo_rtx_i = 0;
+    d.rx_echo_ts_i = 0;
+  }
 }
 
 }  // namespace tonic

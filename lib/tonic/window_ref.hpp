@@ -50,6 +50,12 @@ struct WindowEvent {
   bool sack_valid = false;
   uint32_t sack_idx = 0;
   bool must_accept = false;  // a valid ack: cum_ack <= highest segment sent
+  // The echo it carries (rx_echo_*_i) and the DUT's now_o in `cycle`.
+  bool echo_valid = false;
+  bool echo_rtx = false;
+  uint32_t echo_ts = 0;
+  uint32_t now = 0;
+  bool ecn = false;
 };
 
 /// A next-segment decision (tonic_dd_pkg::dd_ns_trace_t).
@@ -60,10 +66,11 @@ class WindowRef {
  public:
   WindowRef(uint32_t flows, uint32_t w) : w_(w), flows_(flows) {}
 
-  void add(uint32_t flow, uint32_t start) {
+  void add(uint32_t flow, uint32_t start, uint32_t seg_bytes = 0) {
     Flow& f = flows_[flow];
     f = Flow{};
     f.present = true;
+    f.seg_bytes = seg_bytes;
     f.start = start;
     f.posted = start;
     f.next_new = start;
@@ -173,6 +180,16 @@ class WindowRef {
     in.old_start = old;
     in.newly_acked = (slide - prev + (sack_new ? 1 : 0)) & cnt_mask();
     in.dup = (ev.type == 0 || ev.type == 1) && ev.cum_ack == old && nn1 != old;
+    in.ecn = ev.ecn;
+    // info_i (ev_info_t): stage 2 runs two cycles after the event entered.
+    in.info.flow = static_cast<uint16_t>(ev.flow);
+    in.info.seg_bytes = static_cast<uint16_t>(f.seg_bytes);
+    in.info.rtt_valid = ev.echo_valid;
+    in.info.echo_rtx = ev.echo_rtx;
+    in.info.echo_ts = ev.echo_ts;
+    in.info.rtt = ev.now + 2 - ev.echo_ts;
+    in.info.ecn_segs = ev.ecn ? static_cast<uint16_t>(in.newly_acked) : uint16_t{0};
+    in.info.acked_bytes = in.newly_acked * f.seg_bytes;
     f.start = nstart;
     const ref::ProtoOut o = Twin::incoming(in);
     if (o.mark_we) mark(f, o.mark_lo, o.mark_hi, nstart, t.next_new);
@@ -214,7 +231,7 @@ class WindowRef {
  private:
   struct Flow {
     bool present = false;
-    uint32_t start = 0, posted = 0, wnd = 0, rto = 0, next_new = 0;
+    uint32_t start = 0, posted = 0, wnd = 0, rto = 0, next_new = 0, seg_bytes = 0;
     ref::ProtoRing acked;
     ref::ProtoRing pending;  // ring positions pending retransmission
     ref::ProtoUser user;

@@ -10,14 +10,18 @@
 //  - duplicate ack in recovery: cwnd += 1.
 //  - partial ack (new, wnd_start <= recover): mark [wnd_start, wnd_start + 1),
 //    cwnd = max(cwnd - newly acked, 0) + 1, stay in recovery; the first
-//    partial ack of a recovery resets the RTO and restarts the timer.
+//    partial ack of a recovery restarts the timer.
 //  - full ack (wnd_start > recover): cwnd = min(ssthresh, max(flight, 1) + 1),
 //    leave recovery.
 //  - other new acks: slow start / congestion avoidance as Reno.
+//  - RTO (RFC 6298): a new ack whose echo names a transmission that was not
+//    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
+//    RTTVAR and sets RTO = SRTT + max(1, 4 RTTVAR), at most RtoMax. Without
+//    a sample the RTO is kept, so a backed-off RTO stays until one arrives.
 // Every value output is 0 when its enable is 0; wnd_o is in 1..W.
 `default_nettype none
 `include "tonic_proto_ports.svh"
-module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_INCOMING_PORTS);
+module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(87)) (`TONIC_PROTO_INCOMING_PORTS);
   `include "tonic_proto_config.svh"
 
   // Counts are widened to tonic_proto_pkg::cnt_t (10 bits).
@@ -28,6 +32,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_INCOMING_PO
   tonic_proto_pkg::cnt_t  full_wnd, part_wnd;
   tonic_proto_pkg::grow_t grow;
   logic [7:0]             rec_left;
+  logic                   sample;
+  tonic_proto_pkg::rtt_est_t est_n;
   assign u        = user_t'(user_i);
   assign new_ack  = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
   assign adv      = wnd_start_i - old_start_i;
@@ -39,6 +45,10 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_INCOMING_PO
   assign newly    = 10'(newly_acked_i);
   assign ssthresh = 10'(u.ssthresh);
   assign half     = tonic_proto_pkg::half_flight(flight);
+  // An RTT sample: a new ack echoing a transmission that was not a
+  // retransmission (Karn).
+  assign sample   = new_ack && info_i.rtt_valid && !info_i.echo_rtx;
+  assign est_n    = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
   assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap));
   // Full ack: min(ssthresh, max(FlightSize, 1) + 1).
   assign full_wnd = (ssthresh < ((flight == '0) ? 10'd2 : flight + 10'd1)) ? ssthresh
@@ -53,7 +63,9 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_INCOMING_PO
     if (new_ack) begin
       user_we_o    = 1'b1;
       wnd_we_o     = 1'b1;
+      rto_we_o     = sample;
       u_n.dup_acks = 2'd0;
+      if (sample) {u_n.srtt8, u_n.rttvar4} = est_n;
       if (u.in_rec && passed) begin
         // Full ack: leave recovery.
         wnd_n           = full_wnd;
@@ -62,7 +74,6 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_INCOMING_PO
         u_n.partial     = 1'b0;
         u_n.ca_cnt      = 9'd0;
         u_n.rec_off     = 8'd0;
-        rto_we_o        = 1'b1;
         timer_restart_o = flight_i != '0;
       end else if (u.in_rec) begin
         // Partial ack: retransmit the next hole, stay in recovery.
@@ -70,12 +81,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_INCOMING_PO
         wnd_n       = part_wnd;
         u_n.rec_off = rec_left;
         u_n.partial = 1'b1;
-        if (!u.partial) begin
-          rto_we_o        = 1'b1;
-          timer_restart_o = flight_i != '0;
-        end
+        timer_restart_o = !u.partial && flight_i != '0;
       end else begin
-        rto_we_o            = 1'b1;
         timer_restart_o     = flight_i != '0;
         u_n.rto_guard       = u.rto_guard && !passed;
         u_n.rec_off         = (u.rto_guard && !passed) ? rec_left : 8'd0;
@@ -104,11 +111,13 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(31)) (`TONIC_PROTO_INCOMING_PO
   end
 
   `TONIC_PROTO_NO_CREDIT;
-  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1, 32'(RtoInit), u_n);
+  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1,
+                            tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, next_new_i, posted_i, acked_i, pending_i, rto_i, type_i, cum_ack_i,
-                       sack_valid_i, sack_idx_i, ecn_i, grant_i, 32'(RtoMax)};
+  assign unused_ok = ^{info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
+                       info_i.acked_bytes, now_i, next_new_i, posted_i, acked_i, pending_i, rto_i,
+                       type_i, cum_ack_i, sack_valid_i, sack_idx_i, ecn_i, grant_i, 32'(RtoInit)};
 endmodule
 `default_nettype wire

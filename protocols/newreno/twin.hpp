@@ -23,6 +23,8 @@ struct NewRenoTwin : registry::consts::Newreno {  // kName, kUserW, kCreditSchem
     uint32_t ssthresh = UserInit::kSsthresh;  // 9 bits; UserInit: all ones, not set yet
     uint32_t ca_cnt = 0;                    // 9 bits
     uint32_t rec_off = 0;                   // 8 bits: recover - wnd_start
+    uint32_t srtt8 = 0;                     // 28 bits: RFC 6298, 8 x SRTT (0 = no sample yet)
+    uint32_t rttvar4 = 0;                   // 28 bits: 4 x RTTVAR
     template <class F>
     void fields(F&& f) {
       f(dup_acks, 2);
@@ -32,6 +34,8 @@ struct NewRenoTwin : registry::consts::Newreno {  // kName, kUserW, kCreditSchem
       f(ssthresh, 9);
       f(ca_cnt, 9);
       f(rec_off, 8);
+      f(srtt8, 28);
+      f(rttvar4, 28);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };
@@ -53,9 +57,17 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
   const bool passed = new_ack && adv > u.rec_off;  // ack > recover
   const uint32_t rec_left = (u.rec_off - adv) & 0xff;
   const uint32_t half = proto::half_flight(flight);
+  // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
+  const bool sample = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
   if (new_ack) {
     o.user_we = o.wnd_we = true;
+    o.rto_we = sample;
     n.dup_acks = 0;
+    if (sample) {
+      n.srtt8 = est.srtt8;
+      n.rttvar4 = est.rttvar4;
+    }
     if (u.in_rec && passed) {
       // Full ack: min(ssthresh, max(FlightSize, 1) + 1), leave recovery.
       const uint32_t f1 = (flight == 0 ? 1 : flight) + 1;
@@ -63,7 +75,6 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
       n.in_rec = n.rto_guard = n.partial = false;
       n.ca_cnt = 0;
       n.rec_off = 0;
-      o.rto_we = true;
       o.timer_restart = flight != 0;
     } else if (u.in_rec) {
       // Partial ack.
@@ -71,12 +82,8 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
       wnd_n = (wnd > newly ? wnd - newly : 0) + 1;
       n.rec_off = rec_left;
       n.partial = true;
-      if (!u.partial) {
-        o.rto_we = true;
-        o.timer_restart = flight != 0;
-      }
+      o.timer_restart = !u.partial && flight != 0;
     } else {
-      o.rto_we = true;
       o.timer_restart = flight != 0;
       n.rto_guard = u.rto_guard && !passed;
       n.rec_off = n.rto_guard ? rec_left : 0;
@@ -102,7 +109,7 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
       }
     }
   }
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, kRtoInit, pack(n));
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, proto::rto_of(est, kRtoMax), pack(n));
   return o;
 }
 

@@ -9,7 +9,7 @@
 // Credit scheme (tonic_dd_pkg::credit_e): a congestion window.
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 
-// User state: 31 bits (the window itself is the engine's wnd).
+// User state: 87 bits (the window itself is the engine's wnd).
 // `recover` (RFC 6582) is kept as its distance from wnd_start, rec_off =
 // recover - wnd_start, which every new ack moves down; it is live only
 // while in_rec or rto_guard is set (it is 0 otherwise).
@@ -21,6 +21,8 @@ typedef struct packed {
   logic [8:0] ssthresh;   // slow-start threshold (segments); 511 = not set yet (infinite)
   logic [8:0] ca_cnt;     // segments acked in congestion avoidance since the last +1
   logic [7:0] rec_off;    // recover - wnd_start (recover = next_new - 1 when set)
+  logic [27:0] srtt8;     // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
+  logic [27:0] rttvar4;   // RFC 6298: 4 x RTTVAR (cycles)
 } user_t;
 
 // The protocol modules take UserW as a parameter; their
@@ -30,7 +32,8 @@ typedef struct packed {
 localparam int unsigned UserW = $bits(user_t);
 `endif
 localparam user_t UserInit = '{dup_acks: 2'd0, in_rec: 1'b0, rto_guard: 1'b0, partial: 1'b0,
-                               ssthresh: 9'd511, ca_cnt: 9'd0, rec_off: 8'd0};
+                               ssthresh: 9'd511, ca_cnt: 9'd0, rec_off: 8'd0, srtt8: 28'd0,
+                               rttvar4: 28'd0};
 
 // Initial congestion window (segments) and retransmission timeout (cycles).
 localparam int unsigned InitWnd  = 10;
@@ -42,7 +45,7 @@ localparam int unsigned RtoInit  = `TONIC_CFG_RTO_CYCLES;
 localparam int unsigned RtoMin   = `TONIC_CFG_RTO_CYCLES;
 localparam int unsigned RtoMax   = `TONIC_CFG_RTO_CYCLES << 6;
 `else
-localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz; new acks reset the RTO to it
+localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz: the RTO until the first RTT sample
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here (RtoInit << 6)
 `endif

@@ -6,13 +6,17 @@
 //  - new ack (wnd_start moved): leaving fast recovery -> cwnd = ssthresh;
 //    else slow start (cwnd < ssthresh): cwnd += min(newly acked, SsAckCap);
 //    else congestion avoidance: +1 per cwnd segments acked (ca_cnt).
-//    dup_acks = 0, rto = RtoInit, timer restarted (if data is in flight).
+//    dup_acks = 0, timer restarted (if data is in flight).
+//  - RTO (RFC 6298): a new ack whose echo names a transmission that was not
+//    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
+//    RTTVAR and sets RTO = SRTT + max(1, 4 RTTVAR), at most RtoMax. Without
+//    a sample the RTO is kept, so a backed-off RTO stays until one arrives.
 //  - duplicate ack: dup_acks++; on the 3rd: ssthresh = max(flight/2, 2),
 //    mark [wnd_start, wnd_start + 1), cwnd = ssthresh + 3; beyond: cwnd += 1.
 // Every value output is 0 when its enable is 0; wnd_o is in 1..W.
 `default_nettype none
 `include "tonic_proto_ports.svh"
-module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_INCOMING_PORTS);
+module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PORTS);
   `include "tonic_proto_config.svh"
 
   // Counts are widened to tonic_proto_pkg::cnt_t (10 bits).
@@ -20,6 +24,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_INCOMING_PO
   logic                   new_ack;
   tonic_proto_pkg::cnt_t  wnd, newly, ssthresh, half, wnd_n;
   tonic_proto_pkg::grow_t grow;
+  logic                   sample;
+  tonic_proto_pkg::rtt_est_t est_n;
   assign u        = user_t'(user_i);
   assign new_ack  = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
   assign wnd      = 10'(wnd_i);
@@ -27,6 +33,10 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_INCOMING_PO
   assign ssthresh = 10'(u.ssthresh);
   assign half     = tonic_proto_pkg::half_flight(10'(flight_i));
   assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap));
+  // An RTT sample: a new ack echoing a transmission that was not a
+  // retransmission (Karn).
+  assign sample   = new_ack && info_i.rtt_valid && !info_i.echo_rtx;
+  assign est_n    = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
 
   always_comb begin
     u_n   = u;
@@ -35,9 +45,10 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_INCOMING_PO
     if (new_ack) begin
       user_we_o       = 1'b1;
       wnd_we_o        = 1'b1;
-      rto_we_o        = 1'b1;
+      rto_we_o        = sample;
       timer_restart_o = flight_i != '0;
       u_n.dup_acks    = 2'd0;
+      if (sample) {u_n.srtt8, u_n.rttvar4} = est_n;
       if (u.dup_acks == 2'd3) begin
         wnd_n      = ssthresh;                 // leave fast recovery
         u_n.ca_cnt = 9'd0;
@@ -64,11 +75,13 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_INCOMING_PO
   end
 
   `TONIC_PROTO_NO_CREDIT;
-  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1, 32'(RtoInit), u_n);
+  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1,
+                            tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, next_new_i, posted_i, acked_i, pending_i, rto_i, type_i, cum_ack_i,
-                       sack_valid_i, sack_idx_i, ecn_i, grant_i, 32'(RtoMax)};
+  assign unused_ok = ^{info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
+                       info_i.acked_bytes, now_i, next_new_i, posted_i, acked_i, pending_i, rto_i,
+                       type_i, cum_ack_i, sack_valid_i, sack_idx_i, ecn_i, grant_i, 32'(RtoInit)};
 endmodule
 `default_nettype wire

@@ -8,7 +8,7 @@
 // timeout_i every enable (and every value output) is 0.
 `default_nettype none
 `include "tonic_proto_ports.svh"
-module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(20)) (`TONIC_PROTO_PERIODIC_PORTS);
+module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_PERIODIC_PORTS);
   `include "tonic_proto_config.svh"
 
   user_t u_n;

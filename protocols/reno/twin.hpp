@@ -19,11 +19,15 @@ struct RenoTwin : registry::consts::Reno {  // kName, kUserW, kCreditScheme and 
     uint32_t dup_acks = 0;                  // 2 bits
     uint32_t ssthresh = UserInit::kSsthresh;  // 9 bits; UserInit: all ones, not set yet
     uint32_t ca_cnt = 0;                    // 9 bits
+    uint32_t srtt8 = 0;                     // 28 bits: RFC 6298, 8 x SRTT (0 = no sample yet)
+    uint32_t rttvar4 = 0;                   // 28 bits: 4 x RTTVAR
     template <class F>
     void fields(F&& f) {
       f(dup_acks, 2);
       f(ssthresh, 9);
       f(ca_cnt, 9);
+      f(srtt8, 28);
+      f(rttvar4, 28);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };
@@ -41,11 +45,19 @@ inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
   ProtoOut o;
   uint32_t wnd_n = 0;
   const uint32_t half = proto::half_flight(flight);
-  if (proto::seq_lt(in.old_start, in.wnd_start)) {
-    // New ack.
-    o.user_we = o.wnd_we = o.rto_we = true;
+  const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
+  // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
+  const bool sample = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
+  if (new_ack) {
+    o.user_we = o.wnd_we = true;
+    o.rto_we = sample;
     o.timer_restart = flight != 0;
     n.dup_acks = 0;
+    if (sample) {
+      n.srtt8 = est.srtt8;
+      n.rttvar4 = est.rttvar4;
+    }
     if (u.dup_acks == 3) {
       wnd_n = u.ssthresh;  // leave fast recovery
       n.ca_cnt = 0;
@@ -69,7 +81,7 @@ inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
       n.dup_acks = u.dup_acks + 1;
     }
   }
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, kRtoInit, pack(n));
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, proto::rto_of(est, kRtoMax), pack(n));
   return o;
 }
 

@@ -8,11 +8,13 @@
 // Credit scheme (tonic_dd_pkg::credit_e): a congestion window.
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 
-// User state: 20 bits (the window itself is the engine's wnd).
+// User state: 76 bits (the window itself is the engine's wnd).
 typedef struct packed {
   logic [1:0] dup_acks;  // duplicate acks in a row, saturating; 3 = in fast recovery
   logic [8:0] ssthresh;  // slow-start threshold (segments); 511 = not set yet (infinite)
   logic [8:0] ca_cnt;    // segments acked in congestion avoidance since the last +1
+  logic [27:0] srtt8;    // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
+  logic [27:0] rttvar4;  // RFC 6298: 4 x RTTVAR (cycles)
 } user_t;
 
 // The protocol modules take UserW as a parameter; their
@@ -21,11 +23,12 @@ typedef struct packed {
 `ifndef TONIC_PROTO_MODULE
 localparam int unsigned UserW = $bits(user_t);
 `endif
-localparam user_t UserInit = '{dup_acks: 2'd0, ssthresh: 9'd511, ca_cnt: 9'd0};
+localparam user_t UserInit = '{dup_acks: 2'd0, ssthresh: 9'd511, ca_cnt: 9'd0, srtt8: 28'd0,
+                               rttvar4: 28'd0};
 
 // Initial congestion window (segments) and retransmission timeout (cycles).
 localparam int unsigned InitWnd  = 10;
-localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz; every new ack resets the RTO to it
+localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz: the RTO until the first RTT sample
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here (RtoInit << 6)
 // Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack

@@ -17,10 +17,14 @@
 //    integer form of RFC 6675's pipe; leave when wnd_start passes
 //    RecoveryPoint (cwnd = ssthresh).
 //  - Outside recovery, new acks: slow start / congestion avoidance as Reno.
+//  - RTO (RFC 6298): a new ack whose echo names a transmission that was not
+//    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
+//    RTTVAR and sets RTO = SRTT + max(1, 4 RTTVAR), at most RtoMax. Without
+//    a sample the RTO is kept, so a backed-off RTO stays until one arrives.
 // Every value output is 0 when its enable is 0; wnd_o is in 1..W.
 `default_nettype none
 `include "tonic_proto_ports.svh"
-module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(64)) (`TONIC_PROTO_INCOMING_PORTS);
+module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_PORTS);
   `include "tonic_proto_config.svh"
 
   user_t              u, u_n;
@@ -28,6 +32,13 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(64)) (`TONIC_PROTO_INCOMING_PO
   tonic_dd_pkg::seq_t adv;       // wnd_start - old_start
   tonic_dd_pkg::seq_t dadv;      // adv if this is a new ack, else 0
   assign u       = user_t'(user_i);
+
+  // An RTT sample: a new ack echoing a transmission that was not a
+  // retransmission (Karn).
+  logic                      sample;
+  tonic_proto_pkg::rtt_est_t est_n;
+  assign sample = new_ack && info_i.rtt_valid && !info_i.echo_rtx;
+  assign est_n  = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
   assign new_ack = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
   assign adv     = wnd_start_i - old_start_i;
   assign dadv    = new_ack ? adv : '0;
@@ -130,8 +141,9 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(64)) (`TONIC_PROTO_INCOMING_PO
     user_we_o       = ev;
     if (ev) begin
       if (new_ack) begin
-        rto_we_o        = 1'b1;
+        rto_we_o        = sample;
         timer_restart_o = flight_i != '0;
+        if (sample) {u_n.srtt8, u_n.rttvar4} = est_n;
       end
       if (enter) begin
         // Enter recovery: retransmit wnd_start and everything lost.
@@ -171,11 +183,12 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(64)) (`TONIC_PROTO_INCOMING_PO
 
   `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i + 32'(mark_lo_off), wnd_start_i + 32'(mark_hi_off),
-                            32'(RtoInit), u_n);
+                            tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, next_new_i, posted_i, pending_i, rto_i, type_i, cum_ack_i, ecn_i,
-                       grant_i, 32'(RtoMax)};
+  assign unused_ok = ^{info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
+                       info_i.acked_bytes, now_i, next_new_i, posted_i, pending_i, rto_i, type_i,
+                       cum_ack_i, ecn_i, grant_i, 32'(RtoInit)};
 endmodule
 `default_nettype wire

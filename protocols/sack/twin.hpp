@@ -26,6 +26,8 @@ struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and 
     uint32_t high_off = 0;                  // end of the marked range - wnd_start
     uint32_t sack_cnt = 0;                  // 0..3
     std::array<uint32_t, 3> sack_off{};     // [0] highest; unused entries 0
+    uint32_t srtt8 = 0;                     // 28 bits: RFC 6298, 8 x SRTT (0 = no sample yet)
+    uint32_t rttvar4 = 0;                   // 28 bits: 4 x RTTVAR
     template <class F>
     void fields(F&& f) {
       f(dup_acks, 2);
@@ -37,6 +39,8 @@ struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and 
       f(high_off, 8);
       f(sack_cnt, 2);
       for (int k = 2; k >= 0; --k) f(sack_off[k], 8);  // packed [2:0][7:0]: element 2 first
+      f(srtt8, 28);
+      f(rttvar4, 28);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };
@@ -119,6 +123,7 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   const uint32_t high_aged = dadv <= u.high_off ? ((u.high_off - dadv) & 0xff) : 0;
   const uint32_t rec_left = (u.rec_off - adv) & 0xff;
   const uint32_t half = proto::half_flight(flight);
+  const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
 
   n.dup_acks = new_ack ? 0 : (sack_dup && !u.in_rec && u.dup_acks != 3) ? u.dup_acks + 1 : u.dup_acks;
   n.rto_guard = guard_n;
@@ -130,8 +135,13 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   o.user_we = ev;
   if (ev) {
     if (new_ack) {
-      o.rto_we = true;
+      // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
+      o.rto_we = in.info.rtt_valid && !in.info.echo_rtx;
       o.timer_restart = flight != 0;
+      if (o.rto_we) {
+        n.srtt8 = est.srtt8;
+        n.rttvar4 = est.rttvar4;
+      }
     }
     if (enter) {
       o.wnd_we = o.mark_we = true;
@@ -165,7 +175,8 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
       n.ca_cnt = g.ca_cnt;
     }
   }
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off, kRtoInit, pack(n));
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off, proto::rto_of(est, kRtoMax),
+                      pack(n));
   return o;
 }
 

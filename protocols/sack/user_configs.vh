@@ -9,7 +9,7 @@
 // Credit scheme (tonic_dd_pkg::credit_e): a congestion window.
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 
-// User state: 64 bits (the window itself is the engine's wnd).
+// User state: 120 bits (the window itself is the engine's wnd).
 // Positions are kept as distances from wnd_start ("offsets", 0..255), which
 // every new ack moves down; an offset that would go below 0 has been
 // cumulatively acked. sack_off holds the three highest SACKed segments, so
@@ -25,6 +25,8 @@ typedef struct packed {
   logic [7:0]      high_off;   // end of the range marked lost in this recovery - wnd_start
   logic [1:0]      sack_cnt;   // valid entries of sack_off, 0..3
   logic [2:0][7:0] sack_off;   // highest SACKed segments - wnd_start: [0] > [1] > [2]; invalid = 0
+  logic [27:0]     srtt8;      // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
+  logic [27:0]     rttvar4;    // RFC 6298: 4 x RTTVAR (cycles)
 } user_t;
 
 // The protocol modules take UserW as a parameter; their
@@ -35,11 +37,11 @@ localparam int unsigned UserW = $bits(user_t);
 `endif
 localparam user_t UserInit = '{dup_acks: 2'd0, in_rec: 1'b0, rto_guard: 1'b0, ssthresh: 9'd511,
                                ca_cnt: 9'd0, rec_off: 8'd0, high_off: 8'd0, sack_cnt: 2'd0,
-                               sack_off: '0};
+                               sack_off: '0, srtt8: 28'd0, rttvar4: 28'd0};
 
 // Initial congestion window (segments) and retransmission timeout (cycles).
 localparam int unsigned InitWnd  = 10;
-localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz; every new ack resets the RTO to it
+localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz: the RTO until the first RTT sample
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here (RtoInit << 6)
 // Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack

@@ -94,6 +94,11 @@ module tonic_dd_engine
   input  wire logic            rx_ecn_i,
   /// Its grant (token scheme: cumulative pull number).
   input  wire logic [15:0]     rx_grant_i,
+  /// Its echo of a transmission (the RTT sample; ev_info_t).
+  input  wire echo_t           rx_echo_i,
+  /// The time (cycles since reset, wraps): the clock of the transmit stamps
+  /// and of every timer.
+  output logic [31:0]          now_o,
   /// Segment address to the CR engine (no ready; at most RingN per flow).
   output logic                 enq_valid_o,
   /// Flow add: initialise the ring.
@@ -179,8 +184,8 @@ module tonic_dd_engine
   if (RingN < 2 || RingN > 256 || (RingN & (RingN - 1)) != 0) begin : g_check_ring
     $fatal(1, "tonic_dd_engine: RingN must be a power of two in 2..256");
   end
-  if (UserW > 128 || FlowCount > 65536) begin : g_check_trace
-    $fatal(1, "tonic_dd_engine: UserW <= 128 and FlowCount <= 65536 (trace port widths)");
+  if (UserW > UserWMax || FlowCount > 65536) begin : g_check_trace
+    $fatal(1, "tonic_dd_engine: UserW <= UserWMax (tonic_dd_pkg) and FlowCount <= 65536 (trace port widths)");
   end
   if (!(CreditScheme inside {CreditWindow, CreditRate, CreditToken})) begin : g_check_scheme
     $fatal(1, "tonic_dd_engine: unknown credit scheme");
@@ -246,6 +251,7 @@ module tonic_dd_engine
   seq_t            s1_cum_ack, s1_sack_idx, s1_old_start, s1_new_start, s1_nn1;
   logic [15:0]     s1_grant;
   cnt_t            s1_newly, s1_flight;
+  ev_info_t        s1_info;
   ring_t           s1_slid;
   // Incoming stage 2.
   logic            i2_go, i2_advanced, i2_ins, i2_cred, i2_rate_we, i2_pull;
@@ -289,7 +295,7 @@ module tonic_dd_engine
   // State bank read data, named <field>_<reader>.
   logic            present_c, present_i1, present_i2, present_p, present_n;
   seq_t            posted_c, posted_i2, posted_p, posted_n;
-  logic [LenW-1:0] seg_size_n, last_len_n;
+  logic [LenW-1:0] seg_size_n, last_len_n, seg_size_i1;
   seq_t            start_c, start_i1, start_p, start_n;
   seq_t            next_i1, next_i2, next_p, next_n;
   ptr_t            gen_c, gen_n, gen_t, tx_c, tx_n, tx_t;
@@ -363,6 +369,7 @@ module tonic_dd_engine
     .present_ns_o      (present_n),
     .posted_ns_o       (posted_n),
     .seg_size_ns_o     (seg_size_n),
+    .seg_size_in1_o    (seg_size_i1),
     .last_len_ns_o     (last_len_n),
     .start_ns_o        (start_n),
     .next_ns_o         (next_n),
@@ -479,11 +486,13 @@ module tonic_dd_engine
 
   tonic_dd_incoming1 #(
     .FlowCount(FlowCount),
-    .W        (W)
+    .W        (W),
+    .LenW     (LenW)
   ) u_incoming1 (
     .clk_i          (clk_i),
     .rst_i          (rst_i),
     .init_i         (c_init),
+    .now_i          (now_q),
     .rx_valid_i     (rx_valid_i),
     .rx_flow_i      (rx_flow_i),
     .rx_type_i      (rx_type_i),
@@ -492,6 +501,7 @@ module tonic_dd_engine
     .rx_sack_idx_i  (rx_sack_idx_i),
     .rx_ecn_i       (rx_ecn_i),
     .rx_grant_i     (rx_grant_i),
+    .rx_echo_i      (rx_echo_i),
     .rx_flow_o      (i1_rx_flow),
     .valid_o        (i1_valid),
     .flow_o         (i1f),
@@ -499,6 +509,7 @@ module tonic_dd_engine
     .start_i        (start_i1),
     .next_i         (next_i1),
     .acked_i        (acked_i1),
+    .seg_size_i     (seg_size_i1),
     .we_o           (i1_we),
     .start_wd_o     (i1_start_wd),
     .acked_wd_o     (i1_acked_wd),
@@ -519,7 +530,8 @@ module tonic_dd_engine
     .s1_dup_o       (s1_dup),
     .s1_slid_o      (s1_slid),
     .s1_next_new_o  (s1_nn1),
-    .s1_flight_o    (s1_flight)
+    .s1_flight_o    (s1_flight),
+    .s1_info_o      (s1_info)
   );
 
   tonic_dd_incoming2 #(
@@ -546,6 +558,7 @@ module tonic_dd_engine
     .s1_slid_i      (s1_slid),
     .s1_next_new_i  (s1_nn1),
     .s1_flight_i    (s1_flight),
+    .s1_info_i      (s1_info),
     .present_i      (present_i2),
     .posted_i       (posted_i2),
     .next_i         (next_i2),
@@ -847,6 +860,7 @@ module tonic_dd_engine
   dd_stats_t stats_q, stats_d;
   assign stats_o = stats_q;
   assign now_d   = now_q + 32'd1;
+  assign now_o   = now_q;
   always_comb begin
     stats_d = stats_q;
     if (i1_err == RxErrRange)                    stats_d.rx_flow_range += 1;

@@ -10,6 +10,8 @@
 // cumulative ack (before wnd_start) leaves wnd_start unchanged; the event
 // reaches stage 2 only if it carries a SACK inside the window. Faults are
 // decided once, in err_o (first cause in the order of the priority chain).
+// Stage 1 also forms the protocol's ev_info_t (s1_info_o): the RTT sample
+// from the ack's echo, the flow's segment size and the newly acked bytes.
 `default_nettype none
 
 /// Incoming stage 1 of the DD engine.
@@ -20,6 +22,8 @@ module tonic_dd_incoming1
   parameter int unsigned FlowCount = 1024,
   /// Window ring size in segments (a power of two, 8..256).
   parameter int unsigned W = 128,
+  /// Width of segment lengths (bytes, at most 16).
+  parameter int unsigned LenW = 16,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount),
   /// Count width, 0..W (do not override).
@@ -31,6 +35,8 @@ module tonic_dd_incoming1
   input  wire logic             rst_i,
   /// The init sweep runs (LUTRAM words undefined).
   input  wire logic             init_i,
+  /// The time (cycles; stage 2 runs at now_i + 1).
+  input  wire logic [31:0]      now_i,
   /// rx event valid.
   input  wire logic             rx_valid_i,
   /// rx flow id (ids >= FlowCount: counted, ignored).
@@ -47,6 +53,8 @@ module tonic_dd_incoming1
   input  wire logic             rx_ecn_i,
   /// rx grant (pull number).
   input  wire logic [15:0]      rx_grant_i,
+  /// rx echo of a transmission (RTT sample, Karn's flag).
+  input  wire echo_t            rx_echo_i,
   /// The rx input's flow (low bits): the state bank read address.
   output logic [IdW-1:0]        rx_flow_o,
   /// Stage 1 holds an in-range event (control's in-flight check) ...
@@ -61,6 +69,8 @@ module tonic_dd_incoming1
   input  wire seq_t             next_i,
   /// acked bitmap of stage 1's flow.
   input  wire logic [W-1:0]     acked_i,
+  /// Segment size of stage 1's flow.
+  input  wire logic [LenW-1:0]  seg_size_i,
   /// wnd_start and acked write enable (a good event).
   output logic                  we_o,
   /// New wnd_start.
@@ -102,9 +112,14 @@ module tonic_dd_incoming1
   /// next_new seen by stage 1 (trace only).
   output seq_t                  s1_next_new_o,
   /// next_new seen by stage 1 minus the new wnd_start.
-  output logic [CntW-1:0]       s1_flight_o
+  output logic [CntW-1:0]       s1_flight_o,
+  /// The protocol's event information (tonic_dd_pkg::ev_info_t).
+  output ev_info_t              s1_info_o
 );
   localparam int unsigned IdxW = $clog2(W);
+  if (LenW > 16) begin : g_bad_lenw
+    $fatal(1, "tonic_dd_incoming1: LenW must be at most 16 (ev_info_t.seg_bytes)");
+  end
   typedef logic [IdW-1:0]  flow_t;
   typedef logic [W-1:0]    ring_t;
   typedef logic [CntW-1:0] cnt_t;
@@ -131,6 +146,7 @@ module tonic_dd_incoming1
     seq_t        sack_idx;
     logic        ecn;
     logic [15:0] grant;
+    echo_t       echo;
   } rx_ev_t;
   rx_ev_t   rx_q, rx_d;
   logic     range_bad_q, range_bad_d;  // the rx event had a flow id >= FlowCount
@@ -147,6 +163,7 @@ module tonic_dd_incoming1
     ring_t      slid;
     seq_t       nn1;
     cnt_t       flight1;
+    ev_info_t   info;
   } s1_t;
   s1_t s1_q, s1_d;
 
@@ -164,6 +181,7 @@ module tonic_dd_incoming1
     rx_d.sack_idx   = rx_sack_idx_i;
     rx_d.ecn        = rx_ecn_i;
     rx_d.grant      = rx_grant_i;
+    rx_d.echo       = rx_echo_i;
   end
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -182,6 +200,7 @@ module tonic_dd_incoming1
     rx_q.sack_idx   <= rx_d.sack_idx;
     rx_q.ecn        <= rx_d.ecn;
     rx_q.grant      <= rx_d.grant;
+    rx_q.echo       <= rx_d.echo;
   end
 
   seq_t   i1_ws, i1_nn, i1_new;
@@ -238,17 +257,36 @@ module tonic_dd_incoming1
 
   assign i1_span_new1 = i1_span_new + cnt_t'(1);
 
+  // The protocol's event information: the RTT sample is stage 2's cycle
+  // (now_i + 1) minus the echoed stamp; the byte count takes every newly
+  // acked segment at the flow's segment size.
+  cnt_t i1_newly;
+  assign i1_newly = i1_adv ? (i1_sack_new ? i1_span_new1 : i1_span_new) : cnt_t'(i1_sack_new);
+  ev_info_t i1_info;
+  always_comb begin
+    i1_info             = '0;
+    i1_info.flow        = 16'(rx_q.flow);
+    i1_info.seg_bytes   = 16'(seg_size_i);
+    i1_info.rtt_valid   = rx_q.echo.valid;
+    i1_info.echo_rtx    = rx_q.echo.rtx;
+    i1_info.echo_ts     = rx_q.echo.ts;
+    i1_info.rtt         = now_i + 32'd1 - rx_q.echo.ts;
+    i1_info.ecn_segs    = rx_q.ecn ? 16'(i1_newly) : 16'd0;
+    i1_info.acked_bytes = 32'(i1_newly) * 32'(seg_size_i);
+  end
+
   always_comb begin
     s1_d           = '0;
     s1_d.valid     = i1_ok && !(i1_stale && !i1_sack_ok);
     s1_d.ev        = rx_q;
     s1_d.old_start = i1_ws;
     s1_d.new_start = i1_new;
-    s1_d.newly     = i1_adv ? (i1_sack_new ? i1_span_new1 : i1_span_new) : cnt_t'(i1_sack_new);
+    s1_d.newly     = i1_newly;
     s1_d.dup       = (rx_q.typ inside {RxAck, RxSack}) && rx_q.cum_ack == i1_ws && i1_nn != i1_ws;
     s1_d.slid      = i1_slid;
     s1_d.nn1       = i1_nn;
     s1_d.flight1   = i1_adv ? cnt_t'(i1_nn - rx_q.cum_ack) : cnt_t'(i1_nn - i1_ws);
+    s1_d.info      = i1_info;
   end
 
   always_ff @(posedge clk_i) begin
@@ -265,6 +303,7 @@ module tonic_dd_incoming1
     s1_q.slid      <= s1_d.slid;
     s1_q.nn1       <= s1_d.nn1;
     s1_q.flight1   <= s1_d.flight1;
+    s1_q.info      <= s1_d.info;
   end
 
   // The rx event's fault, the first in this order (one counter each; a
@@ -303,10 +342,12 @@ module tonic_dd_incoming1
   assign s1_slid_o       = s1_q.slid;
   assign s1_next_new_o   = s1_q.nn1;
   assign s1_flight_o     = s1_q.flight1;
+  assign s1_info_o       = s1_q.info;
 
-  // s1_q.ev.valid is rx_q.valid at the time (stage 2 uses s1_q.valid).
-  logic unused_ev_valid;
-  assign unused_ev_valid = s1_q.ev.valid;
+  // s1_q.ev.valid is rx_q.valid at the time (stage 2 uses s1_q.valid);
+  // the echo reaches stage 2 inside s1_q.info.
+  logic unused_ev;
+  assign unused_ev = s1_q.ev.valid ^ (^s1_q.ev.echo);
 endmodule
 
 `default_nettype wire

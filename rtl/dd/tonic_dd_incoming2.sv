@@ -67,6 +67,8 @@ module tonic_dd_incoming2
   input  wire seq_t             s1_next_new_i,
   /// next_new seen by stage 1 minus the new wnd_start.
   input  wire logic [CntW-1:0]  s1_flight_i,
+  /// The protocol's event information.
+  input  wire ev_info_t         s1_info_i,
   /// present of the flow (state bank).
   input  wire logic             present_i,
   /// posted of the flow.
@@ -193,6 +195,7 @@ module tonic_dd_incoming2
     .old_start_i    (s1_old_start_i),
     .newly_acked_i  (s1_newly_i),
     .dup_i          (s1_dup_i),
+    .info_i         (s1_info_i),
     .wnd_we_o       (i2_wnd_we),
     .wnd_o          (i2_wnd),
     .mark_we_o      (i2_mark_we),

@@ -30,6 +30,11 @@ package tonic_dd_pkg;
   import tonic_wire_pkg::RxCnp;      export tonic_wire_pkg::RxCnp;
   import tonic_wire_pkg::RxResend;   export tonic_wire_pkg::RxResend;
 
+  /// The largest user state (bits per flow) the engine takes; a protocol's
+  /// $bits(user_t) above it stops elaboration, and scripts/check-protocol
+  /// reads its limit from here.
+  localparam int unsigned UserWMax = 128;
+
   /// Credit scheme a protocol selects in user_configs.vh.
   typedef enum logic [1:0] {
     CreditWindow = 2'd0,  // congestion window, enforced in the DD engine
@@ -138,6 +143,21 @@ package tonic_dd_pkg;
     logic [31:0]  rto;        // RTO after the write
     logic [127:0] user;       // user state after the write (zero-extended)
   } dd_trace_t;
+
+  /// What incoming stage 2 tells the protocol about an event beyond the
+  /// paper's inputs (its `info_i` port; docs/protocol-api.md). Every field
+  /// is computed by stage 1 and registered, so none lengthens the
+  /// protocol's path.
+  typedef struct packed {
+    logic [15:0] flow;         // the event's flow id
+    logic [15:0] seg_bytes;    // the flow's segment size (bytes, from its ADD)
+    logic        rtt_valid;    // the event echoes a transmission: rtt is a sample
+    logic        echo_rtx;     // the echoed transmission was a retransmission (Karn's rule)
+    ts_t         echo_ts;      // the echoed transmit stamp (the transmission's id)
+    logic [31:0] rtt;          // RTT sample (cycles): stage 2's cycle minus echo_ts
+    logic [15:0] ecn_segs;     // segments this event newly acks under an ECN echo (ecn ? newly : 0)
+    logic [31:0] acked_bytes;  // bytes this event newly acks (newly acked segments x seg_bytes)
+  } ev_info_t;
 
   /// One decision of the next-segment processor (trace port): the segment
   /// address it hands to the CR engine this cycle.

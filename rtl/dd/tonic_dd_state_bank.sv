@@ -125,6 +125,8 @@ module tonic_dd_state_bank #(
   output tonic_dd_pkg::seq_t        posted_ns_o,
   /// Segment size of next-seg's flow.
   output logic [LenW-1:0]           seg_size_ns_o,
+  /// Segment size of stage 1's flow (ev_info_t.seg_bytes).
+  output logic [LenW-1:0]           seg_size_in1_o,
   /// Length of the last posted segment of next-seg's flow.
   output logic [LenW-1:0]           last_len_ns_o,
   /// wnd_start of next-seg's flow.
@@ -321,9 +323,17 @@ module tonic_dd_state_bank #(
     .rdata_o   (posted_rd)
   );
 
-  // Segment size and last length: next-seg only.
+  // Segment size: next-seg and stage 1 (the protocol's ev_info_t); last
+  // length: next-seg only.
+  localparam int unsigned SizeRdNs = 0, SizeRdIn1 = 1, SizeRd = 2;
+  flow_t               [SizeRd-1:0] size_ra;
+  logic [SizeRd-1:0][LenW-1:0]      size_rd;
+  assign size_ra[SizeRdNs]  = ns_ra_i;
+  assign size_ra[SizeRdIn1] = in1_ra_i;
+  assign seg_size_ns_o  = size_rd[SizeRdNs];
+  assign seg_size_in1_o = size_rd[SizeRdIn1];
   tonic_state_ram #(
-    .SimModel(SimRam), .Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)
+    .SimModel(SimRam), .Depth(FlowCount), .Width(LenW), .Readers(SizeRd), .RegRead(1)
   ) u_seg_size (
     .clk_i     (clk_i),
     .we_i      (seg_size_ctrl_we_i),
@@ -331,8 +341,8 @@ module tonic_dd_state_bank #(
     .wdata_i   (len_ctrl_wd_i),
     .clr_i     (1'b0),
     .clr_addr_i('0),
-    .raddr_i   (ns_ra_i),
-    .rdata_o   (seg_size_ns_o)
+    .raddr_i   (size_ra),
+    .rdata_o   (size_rd)
   );
   tonic_state_ram #(
     .SimModel(SimRam), .Depth(FlowCount), .Width(LenW), .Readers(1), .RegRead(1)

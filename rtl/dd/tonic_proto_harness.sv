@@ -35,6 +35,7 @@ module tonic_proto_harness #(
   input  wire tonic_dd_pkg::seq_t     old_start_i,
   input  wire logic [CntW-1:0]        newly_acked_i,
   input  wire logic                   dup_i,
+  input  wire tonic_dd_pkg::ev_info_t info_i,
   input  wire logic                   timeout_i,
   /// tonic_proto_incoming's outputs, {wnd_we, wnd, mark_we, mark_lo, mark_hi,
   /// rto_we, rto, timer_restart, user_we, user, rate_we, rate, tokens_we, tokens}.
@@ -72,6 +73,7 @@ module tonic_proto_harness #(
     .old_start_i    (old_start_i),
     .newly_acked_i  (newly_acked_i),
     .dup_i          (dup_i),
+    .info_i         (info_i),
     .wnd_we_o       (in_wnd_we),
     .wnd_o          (in_wnd),
     .mark_we_o      (in_mark_we),

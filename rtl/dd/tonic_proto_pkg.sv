@@ -23,6 +23,47 @@ package tonic_proto_pkg;
     return ({rto, 1'b0} > {1'b0, rto_max}) ? rto_max : {rto[30:0], 1'b0};
   endfunction
 
+  /// The RFC 6298 estimator in fixed point: srtt8 = 8 x SRTT, rttvar4 =
+  /// 4 x RTTVAR (cycles), 28 bits each; srtt8 = 0 means no sample yet.
+  /// Samples are cut to RttMax cycles (about 0.34 s at 100 MHz), so both
+  /// stay in range.
+  typedef logic [27:0] rtt_t;
+  localparam rtt_t RttMax = 28'(2 ** 25 - 1);
+  typedef struct packed {
+    rtt_t srtt8;
+    rtt_t rttvar4;
+  } rtt_est_t;
+
+  /// One RTT sample r (cycles) into the estimator (RFC 6298 2.2 and 2.3,
+  /// alpha = 1/8, beta = 1/4, as shifts): the first sample gives SRTT = r,
+  /// RTTVAR = r / 2; later ones RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - r| (with
+  /// the old SRTT), then SRTT = 7/8 SRTT + 1/8 r. In the scaled form:
+  /// rttvar4 += |srtt8 / 8 - r| - rttvar4 / 4, srtt8 += r - srtt8 / 8.
+  function automatic rtt_est_t rtt_sample(rtt_est_t e, logic [31:0] r);
+    rtt_t     rc, s, d;
+    rtt_est_t    n;
+    rc = (r > 32'(RttMax)) ? RttMax : 28'(r);
+    s  = e.srtt8 >> 3;
+    d  = (s > rc) ? s - rc : rc - s;
+    if (e.srtt8 == '0) begin
+      n.srtt8   = rc << 3;
+      n.rttvar4 = rc << 1;
+    end else begin
+      n.srtt8   = e.srtt8 - (e.srtt8 >> 3) + rc;
+      n.rttvar4 = e.rttvar4 - (e.rttvar4 >> 2) + d;
+    end
+    return n;
+  endfunction
+
+  /// RTO = SRTT + max(G, 4 RTTVAR) with a clock granularity G of one
+  /// cycle (RFC 6298 2.3), at most rto_max (the engine raises it to
+  /// RtoMin).
+  function automatic logic [31:0] rto_of(rtt_est_t e, logic [31:0] rto_max);
+    logic [31:0] rto;
+    rto = (32'(e.srtt8) >> 3) + ((e.rttvar4 == '0) ? 32'd1 : 32'(e.rttvar4));
+    return (rto > rto_max) ? rto_max : rto;
+  endfunction
+
   /// cwnd clamped to 1..w (the range of wnd_o).
   function automatic logic [31:0] clamp_wnd(logic [31:0] wnd, logic [31:0] w);
     return (wnd == '0) ? 32'd1 : (wnd > w) ? w : wnd;

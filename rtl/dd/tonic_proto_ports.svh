@@ -68,6 +68,7 @@
   input  wire tonic_dd_pkg::seq_t     old_start_i, \
   input  wire logic [CntW-1:0]        newly_acked_i, \
   input  wire logic                   dup_i, \
+  input  wire tonic_dd_pkg::ev_info_t info_i, \
   `TONIC_PROTO_WRITE_OUTPUTS
 
 // tonic_proto_periodic: the state and the timer.

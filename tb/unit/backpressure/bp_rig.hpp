@@ -326,11 +326,11 @@ class BpRig {
       ++r_.stalled_checked;
       if (cfg_.mutate == 2 && r_.stalled_checked == 100) held_seg_.idx ^= 1;
       if (!d.seg_valid_o || d.seg_flow_o != held_seg_.flow || d.seg_idx_o != held_seg_.idx ||
-          bool(d.seg_rtx_o) != held_seg_.rtx || d.seg_len_o != held_seg_.len)
+          bool(d.seg_rtx_o) != held_seg_.rtx || d.seg_len_o != held_seg_.len || d.seg_ts_o != held_seg_.ts)
         fail(c, "seg_* changed or dropped valid while not accepted");
     }
     held_ = d.seg_valid_o && !d.seg_ready_i;
-    if (held_) held_seg_ = SysSeg{c, d.seg_flow_o, d.seg_idx_o, bool(d.seg_rtx_o), d.seg_len_o};
+    if (held_) held_seg_ = SysSeg{c, d.seg_flow_o, d.seg_idx_o, bool(d.seg_rtx_o), d.seg_len_o, d.seg_ts_o};
 
     // rx beats entering now.
     while (!cum_q_.empty() && cum_q_.front().c + 4 <= c) {

@@ -9,6 +9,8 @@
 //   PROTO_CONFIGS  its configs (Cfg<V<name>_incoming, Twin, 128, true>, ...),
 //   PROTO_FLOWS    its FlowSim type(s),
 //   PROTO_TWIN     its twin type,
+//   PROTO_RTO_FLOWS (optional) its FlowSim types, for the RFC 6298 cases of
+//                  rto_cases.hpp (a protocol with the estimator),
 // and includes this file once: the cases are registered for those types
 // only (Catch2 names them "<case> - <type as spelled>", so spell the types
 // the same way in every folder). The harness is proto_tb.hpp.
@@ -191,3 +193,8 @@ void check_constants() {
 TEMPLATE_TEST_CASE("proto: the twin's constants equal user_configs.vh", "[proto][smoke]", PROTO_TWIN) {
   check_constants<TestType>();
 }
+
+// The RFC 6298 cases, for a protocol that estimates its RTO.
+#ifdef PROTO_RTO_FLOWS
+#include "unit/proto/rto_cases.hpp"
+#endif

@@ -14,6 +14,7 @@
 
 #include <verilated.h>
 
+#include "tonic/port_layout.hpp"
 #include "tonic/proto_io.hpp"
 
 namespace tonic::prototb {
@@ -63,6 +64,24 @@ std::bitset<M> get_bits(const VlWide<N>& port, unsigned width) {
   return b;
 }
 
+/// The info_i word of `info` (tonic_dd_pkg::ev_info_t, by the generated
+/// layout).
+inline std::bitset<layout::ev_info::kWidth> pack_info(const ref::EvInfo& info) {
+  std::bitset<layout::ev_info::kWidth> b;
+  const auto put = [&b](layout::PortField f, uint64_t v) {
+    for (unsigned i = 0; i < f.width; ++i) b[f.lsb + i] = (v >> i) & 1U;
+  };
+  put(layout::ev_info::kFlow, info.flow);
+  put(layout::ev_info::kSegBytes, info.seg_bytes);
+  put(layout::ev_info::kRttValid, info.rtt_valid);
+  put(layout::ev_info::kEchoRtx, info.echo_rtx);
+  put(layout::ev_info::kEchoTs, info.echo_ts);
+  put(layout::ev_info::kRtt, info.rtt);
+  put(layout::ev_info::kEcnSegs, info.ecn_segs);
+  put(layout::ev_info::kAckedBytes, info.acked_bytes);
+  return b;
+}
+
 /// Drive every input port of an incoming (Incoming) or periodic model
 /// from `in` (user state of `user_w` bits); the caller evaluates.
 template <bool Incoming, class Model>
@@ -88,6 +107,7 @@ void drive_inputs(Model& m, const ProtoIn& in, unsigned user_w) {
     m.old_start_i = in.old_start;
     put_count(m.newly_acked_i, in.newly_acked, cw);
     m.dup_i = in.dup;
+    put_bits(m.info_i, pack_info(in.info), layout::ev_info::kWidth);
   } else {
     m.timeout_i = in.timeout;
   }

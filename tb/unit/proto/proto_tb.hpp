@@ -247,6 +247,17 @@ inline ProtoIn random_in(Rng& rng, uint32_t w, unsigned user_w, uint32_t rto_ini
   in.rto = rng.chance(0.6) ? rto_init << rng.below(8) : static_cast<uint32_t>(rng.bits64());
   for (unsigned i = 0; i < user_w; ++i) in.user[i] = rng.chance(0.5);
   in.timeout = rng.chance(0.5);
+  // info_i: mostly consistent with the event (as stage 1 forms it), at
+  // times any value.
+  in.info.flow = static_cast<uint16_t>(rng.bits64());
+  in.info.seg_bytes = rng.chance(0.8) ? uint16_t{1024} << rng.below(4) : static_cast<uint16_t>(rng.bits64());
+  in.info.rtt_valid = rng.chance(0.7);
+  in.info.echo_rtx = rng.chance(0.2);
+  in.info.echo_ts = static_cast<uint32_t>(rng.bits64());
+  in.info.rtt = rng.chance(0.8) ? static_cast<uint32_t>(rng.range(1, 4 * uint64_t{rto_init}))
+                                : static_cast<uint32_t>(rng.bits64());
+  in.info.ecn_segs = in.ecn ? static_cast<uint16_t>(in.newly_acked) : uint16_t{0};
+  in.info.acked_bytes = rng.chance(0.9) ? in.newly_acked * in.info.seg_bytes : static_cast<uint32_t>(rng.bits64());
   return in;
 }
 
@@ -305,6 +316,8 @@ class FlowSim {
   uint16_t pull = 0;   // token scheme: last cumulative pull number
   uint32_t rate;       // rate scheme: R (RU)
   uint64_t protocol_tokens = 0;  // tokens the protocol added
+  // info_i of the next incoming events (RTT sample, echo; default: none).
+  ref::EvInfo info;
   // Log of the last event.
   ProtoIn last_in;
   ProtoOut last_out;
@@ -378,6 +391,7 @@ class FlowSim {
     }
     in.newly_acked = newly;
     in.dup = (type == ref::kRxAck || type == ref::kRxSack) && cum == in.old_start && flight() > 0;
+    in.info = info;
     // The fixed function turns a cumulative pull number into tokens.
     if (type == ref::kRxPull && pull_after(grant, pull)) {
       tokens += static_cast<uint16_t>(grant - pull);
