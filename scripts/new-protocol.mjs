@@ -99,7 +99,8 @@ localparam int unsigned TokensInit = ${s.tokensInit};  // tokens on ADD (segment
 
 // User state: ${s.userBits} bit(s) per flow, kept by the engine and handed to both
 // modules as user_i; written back through user_we_o / user_o. The limit for
-// this scheme is ${({ window: 448, rate: 340, tokens: 256 })[scheme]} bytes (scripts/check-protocol).
+// this scheme is ${({ window: 448, rate: 340, tokens: 256 })[scheme]} bytes, and the engine's tonic_dd_pkg::UserWMax
+// bits (scripts/check-protocol).
 typedef struct packed {
   ${s.user.join('\n  ')}
 } user_t;
@@ -111,6 +112,19 @@ typedef struct packed {
 localparam int unsigned UserW = $bits(user_t);
 \`endif
 localparam user_t UserInit = ${s.userInit};
+
+// Same-flow merge (docs/protocol-api.md): the user state written when
+// incoming stage 2 and a periodic call of the flow both write it in one
+// cycle (the engine evaluates this; typ is the incoming event's type). The
+// periodic call here writes only on a timeout, and a merged call has none
+// (the ack beats it), so the two never both write: incoming's. A protocol
+// whose periodic call keeps timers of its own picks per field.
+/* verilator lint_off UNUSEDSIGNAL */
+function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t u_old, user_t u_in,
+                                     user_t u_per);
+  return u_in;
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
 `;
 }
 

@@ -47,6 +47,7 @@ struct SysStatus {
 /// stage 2 or one periodic call, with the values after it.
 struct SysTrace {
   bool valid = false;
+  bool merged = false;  // periodic: the call was merged into stage 2's write (trace_in_o)
   bool timeout = false;
   uint32_t flow = 0;
   uint32_t next_new = 0;
@@ -79,6 +80,7 @@ SysTrace sys_trace(const Wide& w) {
   SysTrace t;
   t.valid = port_field(w, L::kValid);
   if (!t.valid) return t;
+  t.merged = port_field(w, L::kMerged);
   t.timeout = port_field(w, L::kTimeout);
   t.flow = port_field(w, L::kFlow);
   t.next_new = port_field(w, L::kNextNew);

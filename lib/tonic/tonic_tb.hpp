@@ -244,9 +244,9 @@ class TonicTb {
     if (ti.valid && traces_++ == trace_mutate_at_) ti.wnd += 1;  // self-test
     NsTrace ns = sys_ns(d.trace_ns_o);
     if (ns.valid && ns_count_++ == ns_mutate_at_) ns.idx += 1;  // self-test
-    wref_.next_seg(c, ns, ti);
-    wref_.incoming(c, ti);
     const WindowTrace tp = parse_trace(d.trace_per_o);
+    wref_.next_seg(c, ns, ti);
+    wref_.incoming(c, ti, tp);
     if (tp.valid) wref_.periodic(c, tp);
   }
 

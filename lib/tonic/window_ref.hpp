@@ -127,8 +127,11 @@ class WindowRef {
     }
   }
 
-  /// The incoming stage-2 trace of cycle `cycle` (valid or not).
-  void incoming(uint64_t cycle, const WindowTrace& t) {
+  /// The incoming stage-2 trace of cycle `cycle` (valid or not), with the
+  /// periodic trace of the same cycle: a call merged into stage 2's write
+  /// (tp.merged, same flow) is computed from the same state and merged by
+  /// the engine's rules (docs/protocol-api.md).
+  void incoming(uint64_t cycle, const WindowTrace& t, const WindowTrace& tp = WindowTrace{}) {
     // The event driven two cycles ago, if any.
     while (!pending_.empty() && pending_.front().cycle + 2 < cycle) pending_.pop_front();
     const bool have = !pending_.empty() && pending_.front().cycle + 2 == cycle;
@@ -192,14 +195,40 @@ class WindowRef {
     in.info.acked_bytes = in.newly_acked * f.seg_bytes;
     f.start = nstart;
     const ref::ProtoOut o = Twin::incoming(in);
+    const bool merged = tp.valid && tp.merged;
+    if (merged && tp.flow != ev.flow) return fail(cycle, "a periodic call merged into another flow's event", tp.flow);
+    ref::ProtoOut p;
+    if (merged) {
+      // The call sees the state stage 2 sees (the event's stage-1 effects
+      // included, none of its outputs); an ack beats a timeout.
+      ref::ProtoIn pin = in;
+      pin.timeout = false;
+      p = Twin::periodic(pin);
+      ++merged_;
+    }
     if (o.mark_we) mark(f, o.mark_lo, o.mark_hi, nstart, t.next_new);
-    apply(f, o);
-    compare(cycle, "incoming", ev.flow, f, t);
+    if (merged && p.mark_we) mark(f, p.mark_lo, p.mark_hi, nstart, t.next_new);
+    if (!merged) {
+      apply(f, o);
+    } else {
+      // cwnd and RTO: stage 2's where it writes them, else the call's; the
+      // user state: the protocol's merge when both write it.
+      const ref::ProtoUser old_user = f.user;
+      if (!o.wnd_we) apply_wnd(f, p);
+      if (!o.rto_we) apply_rto(f, p);
+      apply(f, o);
+      if (o.user_we && p.user_we) {
+        f.user = Twin::merge(ev.type, old_user, o.user, p.user);
+      } else if (p.user_we) {
+        f.user = p.user;
+      }
+    }
+    compare(cycle, merged ? "incoming (merged with a periodic call)" : "incoming", ev.flow, f, t);
   }
 
   /// The periodic trace of cycle `cycle` (a call of the protocol module).
   void periodic(uint64_t cycle, const WindowTrace& t) {
-    if (!t.valid) return;
+    if (!t.valid || t.merged) return;  // a merged call was checked with its event (incoming())
     Flow& f = flows_[t.flow];
     if (!f.present) return fail(cycle, "periodic call for a flow that is not present", t.flow);
     ref::ProtoIn in;
@@ -225,6 +254,7 @@ class WindowRef {
   uint64_t checked() const { return checked_; }
   uint64_t ns_checked() const { return ns_checked_; }
   uint64_t timeouts() const { return timeouts_; }
+  uint64_t merged() const { return merged_; }
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
 
@@ -262,9 +292,15 @@ class WindowRef {
     }
   }
 
-  void apply(Flow& f, const ref::ProtoOut& o) const {
+  void apply_wnd(Flow& f, const ref::ProtoOut& o) const {
     if (o.wnd_we) f.wnd = o.wnd == 0 ? 1 : (o.wnd > w_ ? w_ : o.wnd);
+  }
+  void apply_rto(Flow& f, const ref::ProtoOut& o) const {
     if (o.rto_we) f.rto = o.rto < Twin::kRtoMin ? Twin::kRtoMin : o.rto;
+  }
+  void apply(Flow& f, const ref::ProtoOut& o) const {
+    apply_wnd(f, o);
+    apply_rto(f, o);
     if (o.user_we) f.user = o.user;
   }
 
@@ -288,7 +324,7 @@ class WindowRef {
   uint32_t w_;
   std::vector<Flow> flows_;
   std::deque<WindowEvent> pending_;
-  uint64_t checked_ = 0, ns_checked_ = 0, timeouts_ = 0, errors_ = 0;
+  uint64_t checked_ = 0, ns_checked_ = 0, timeouts_ = 0, errors_ = 0, merged_ = 0;
   std::string first_error_;
 };
 

@@ -35,6 +35,12 @@ struct IrnTwin : registry::consts::Irn {  // kName, kUserW, kCreditScheme and th
 
   static ProtoOut incoming(const ProtoIn& in);  // tonic_proto_incoming
   static ProtoOut periodic(const ProtoIn& in);  // tonic_proto_periodic
+  /// user_merge of user_configs.vh: the periodic call writes only on a
+  /// timeout, which a merged call never has, so incoming's user state.
+  static ProtoUser merge(uint8_t /*type*/, const ProtoUser& /*old*/, const ProtoUser& in,
+                         const ProtoUser& /*per*/) {
+    return in;
+  }
 };
 
 inline ProtoOut IrnTwin::incoming(const ProtoIn& in) {

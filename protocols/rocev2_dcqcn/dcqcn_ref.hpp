@@ -288,6 +288,32 @@ class Rp {
     }
   }
 
+  /// A periodic visit and `bytes` acked at cycle `now` in one cycle, as
+  /// the engine merges them (user_merge of user_configs.vh): both from the
+  /// state before; the timers (alpha, T_cnt, due times) are the visit's,
+  /// the byte counter (bytes, B_cnt) the ack's, Rc / Rt the ack's if its
+  /// byte event changed Rc, else the visit's. When a byte event and a
+  /// rate-timer expiry meet, the byte event's increase step is the one
+  /// applied. (A CNP and a visit in one cycle is cnp(): the CNP wins.)
+  void visit_and_sent(uint32_t bytes, uint64_t now) {
+    const Rp before = *this;
+    Rp a = before;
+    a.sent(bytes, now);
+    visit(now);
+    bytes_ = a.bytes_;
+    b_cnt_ = a.b_cnt_;
+    if (a.rc_ != before.rc_) {
+      rc_ = a.rc_;
+      rt_ = a.rt_;
+    }
+    // The visit's statistics plus the ack's steps.
+    stats_.byte_events += a.stats_.byte_events - before.stats_.byte_events;
+    stats_.fast += a.stats_.fast - before.stats_.fast;
+    stats_.additive += a.stats_.additive - before.stats_.additive;
+    stats_.hyper += a.stats_.hyper - before.stats_.hyper;
+    stats_.rt_at_c += a.stats_.rt_at_c - before.stats_.rt_at_c;
+  }
+
   uint32_t rc() const { return rc_; }        ///< current rate Rc (RU)
   uint32_t rt() const { return rt_; }        ///< target rate Rt (RU)
   uint32_t alpha() const { return alpha_; }  ///< alpha (Q10)

@@ -12,7 +12,9 @@
 //    resets the RTO and restarts the timer.
 //  - NACK (cum_ack = the receiver's expected PSN, already wnd_start): go
 //    back N, mark [wnd_start, next_new); RTO reset, timer restarted.
-// rate_we_o iff Rc changes (rate_o = the new Rc, RU); the window, tokens
+// rate_we_o iff Rc changes or on a CNP (rate_o = the new Rc, RU: a CNP
+// always writes it, so a periodic call merged with the CNP cannot raise the
+// rate the CNP set; docs/protocol-api.md, user_merge); the window, tokens
 // and every other event type are left alone. Value outputs are 0 while
 // their enable is 0.
 // protocols/rocev2_gb0/incoming.v includes this file unchanged.
@@ -56,7 +58,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(128)) (`TONIC_PROTO_INCOMING_P
     {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o, rate_we_o} = '0;
     if (is_cnp) begin
       user_we_o   = 1'b1;
-      rate_we_o   = cut_rc != u.rc;
+      rate_we_o   = 1'b1;  // even when Rc stays (at Rmin): a merged call may not raise it
       u_n.fresh   = 1'b0;
       u_n.rt      = u.rc;
       u_n.rc      = cut_rc;

@@ -82,3 +82,32 @@ localparam int unsigned InitWnd  = 120;
 localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // RtoInit << 6
+
+// Same-flow merge (docs/protocol-api.md): the user state written when
+// incoming stage 2 and a periodic call of the flow both write it in one
+// cycle (the engine evaluates this; typ is the incoming event's type).
+//  - a CNP's cut restarts both timers and clears the stage counts: it wins
+//    whole (the timer expiries it overlaps are dropped, as on any CNP);
+//  - otherwise the timers are the periodic call's (fresh, alpha, t_cnt,
+//    t_due, k_due), the byte counter is incoming's (bytes, b_cnt), and
+//    Rc / Rt are incoming's if its byte event changed Rc, else the call's.
+//    When a byte event and a rate-timer expiry meet, the byte event's
+//    increase is the one applied (the timer's stage count still advances);
+//    applying both would need a second increase in series. The engine's
+//    rate write follows the same rule (stage 2's rate where it writes one;
+//    a CNP always writes it, so its Rc holds against a merged call's).
+/* verilator lint_off UNUSEDSIGNAL */
+function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t u_old, user_t u_in,
+                                     user_t u_per);
+  user_t m;
+  if (typ == tonic_dd_pkg::RxCnp) return u_in;
+  m       = u_per;
+  m.bytes = u_in.bytes;
+  m.b_cnt = u_in.b_cnt;
+  if (u_in.rc != u_old.rc) begin
+    m.rc = u_in.rc;
+    m.rt = u_in.rt;
+  end
+  return m;
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */

@@ -49,6 +49,12 @@ struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and 
 
   static ProtoOut incoming(const ProtoIn& in);  // tonic_proto_incoming
   static ProtoOut periodic(const ProtoIn& in);  // tonic_proto_periodic
+  /// user_merge of user_configs.vh: the periodic call writes only on a
+  /// timeout, which a merged call never has, so incoming's user state.
+  static ProtoUser merge(uint8_t /*type*/, const ProtoUser& /*old*/, const ProtoUser& in,
+                         const ProtoUser& /*per*/) {
+    return in;
+  }
 };
 
 namespace sack {

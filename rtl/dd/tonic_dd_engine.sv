@@ -265,6 +265,11 @@ module tonic_dd_engine
   // Periodic.
   flow_t           pf, pf_d, p_scan_nxt, p_ins_flow_q;
   logic            p_call, p_timeout, p_cancelled, p_ins_q, p_rate_we, p_tok_we;
+  per_merge_t      p_mrg;
+  logic            i2_cred_own;
+  logic [W-1:0]    p_mrg_mark;
+  logic [UserW-1:0] p_mrg_user, i2_user, user_merged;
+  logic            i2_user_we_unused;
   logic            p_wnd_we, p_mark_we, p_cold_we, p_dl_we;
   cnt_t            p_wnd_wd;
   ring_t           p_mark_wd;
@@ -567,6 +572,12 @@ module tonic_dd_engine
     .wnd_i          (wnd_i2),
     .mark_i         (mark_i2),
     .cold_i         (cold_i2),
+    .mrg_i          (p_mrg),
+    .mrg_mark_i     (p_mrg_mark),
+    .mrg_user_i     (p_mrg_user),
+    .user_merged_i  (user_merged),
+    .user_we_o      (i2_user_we_unused),
+    .user_o         (i2_user),
     .ns_fire_i      (ns_fire),
     .ns_rtx_i       (ns_rtx),
     .ns_flow_i      (nf),
@@ -586,6 +597,7 @@ module tonic_dd_engine
     .deadline_we_o  (i2_dl_we),
     .deadline_wd_o  (i2_dl_wd),
     .cred_o         (i2_cred),
+    .cred_own_o     (i2_cred_own),
     .rate_we_o      (i2_rate_we),
     .rate_o         (i2_rate),
     .tokens_o       (i2_tok),
@@ -611,7 +623,7 @@ module tonic_dd_engine
     .ctrl_add_i   (c_add),
     .in2_go_i     (i2_go),
     .in2_flow_i   (i2f),
-    .in2_cred_i   (i2_cred),
+    .in2_cred_i   (i2_cred_own),
     .present_i    (present_p),
     .posted_i     (posted_p),
     .start_i      (start_p),
@@ -646,8 +658,16 @@ module tonic_dd_engine
     .rate_o       (p_rate),
     .tokens_we_o  (p_tok_we),
     .tokens_o     (p_tok),
+    .mrg_o        (p_mrg),
+    .mrg_mark_o   (p_mrg_mark),
+    .mrg_user_o   (p_mrg_user),
     .trace_o      (trace_per_o)
   );
+
+  // Same-flow merge of the user state: the protocol's user_merge
+  // (user_configs.vh) of the old state, stage 2's and the periodic call's.
+  assign user_merged = UserW'(user_merge(s1_type, user_t'(cold_i2[UserW-1:0]), user_t'(i2_user),
+                                         user_t'(p_mrg_user)));
 
   // Active set: one named insert port per source; with a credit scheme
   // the grant stage too (the ports above it unused).
@@ -773,7 +793,7 @@ module tonic_dd_engine
     .in2_tokens_i   (i2_tok),
     .in2_pull_i     (i2_pull),
     .in2_grant_i    (s1_grant),
-    .per_call_i     (p_call),
+    .per_call_i     (p_call && !p_mrg.valid),
     .per_flow_i     (pf),
     .per_rate_we_i  (p_rate_we),
     .per_rate_i     (p_rate),

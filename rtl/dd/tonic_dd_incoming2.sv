@@ -9,7 +9,14 @@
 // counts a new segment next-seg sent in the last cycle. Slid positions stop
 // being pending; marked ones become pending (mark = ~sent). Stage 2 always
 // writes its flow's window group when it runs: periodic, the other writer,
-// never writes that flow in that cycle (tonic_dd_periodic).
+// never writes that flow in that cycle (tonic_dd_periodic) but hands a call
+// of it over (mrg_*_i), and stage 2 writes both as one (same-flow merge,
+// docs/protocol-api.md): marks are the union (the periodic call's minus the
+// positions this event acked); cwnd, RTO and rate are stage 2's where it
+// writes them, else the call's; the timer restarts if either restarts it;
+// tokens add (saturating at 65535); the user state is the protocol's
+// user_merge of the two when both write it (the engine evaluates it:
+// user_merged_i), else the one written.
 `default_nettype none
 
 /// Incoming stage 2 of the DD engine (the protocol call).
@@ -93,6 +100,18 @@ module tonic_dd_incoming2
   input  wire logic [IdW-1:0]   ns_flow_i,
   /// ... flipping this sent bit.
   input  wire logic [W-1:0]     ns_flip_i,
+  /// A periodic call of this cycle's flow to merge (tonic_dd_periodic) ...
+  input  wire per_merge_t       mrg_i,
+  /// ... the positions it marks ...
+  input  wire logic [W-1:0]     mrg_mark_i,
+  /// ... its user state ...
+  input  wire logic [UserW-1:0] mrg_user_i,
+  /// ... and the protocol's user_merge of the old, this module's and the
+  /// call's user state (used when both write it).
+  input  wire logic [UserW-1:0] user_merged_i,
+  /// The protocol's user-state write enable and value (for user_merge).
+  output logic                  user_we_o,
+  output logic [UserW-1:0]      user_o,
   /// Next-seg sent a new segment in the last cycle ...
   input  wire logic             ns_new_q_i,
   /// ... of this flow.
@@ -121,8 +140,11 @@ module tonic_dd_incoming2
   output logic                  deadline_we_o,
   /// Deadline write data.
   output logic [31:0]           deadline_wd_o,
-  /// Credit schemes: stage 2 writes rate or tokens this cycle (any flow).
+  /// Credit schemes: stage 2 writes rate or tokens this cycle (any flow) ...
   output logic                  cred_o,
+  /// ... of its own (without a merged call's: the periodic processor's
+  /// clash test for other flows, which must not see its own call).
+  output logic                  cred_own_o,
   /// The protocol wrote a new rate ...
   output logic                  rate_we_o,
   /// ... this one.
@@ -212,58 +234,84 @@ module tonic_dd_incoming2
     .tokens_o       (i2_tok)
   );
 
+  // The merged call's writes count only with mrg_i.valid.
+  logic   m_on, m_wnd_we, m_rto_we, m_restart, m_user_we, m_rate_we, m_tok_we;
+  assign m_on      = mrg_i.valid;
+  assign m_wnd_we  = m_on && mrg_i.wnd_we;
+  assign m_rto_we  = m_on && mrg_i.rto_we;
+  assign m_restart = m_on && mrg_i.restart;
+  assign m_user_we = m_on && mrg_i.user_we;
+  assign m_rate_we = m_on && mrg_i.rate_we;
+  assign m_tok_we  = m_on && mrg_i.tokens_we;
+
   ring_t  i2_mark_mask, i2_mark_new;
   logic [31:0] i2_rto_new;
   cnt_t   i2_wnd_new;
+  logic   wnd_we_any, restart_any, user_we_any;
   assign i2_mark_mask = mark_positions(i2_mark_we, i2_mark_lo, i2_mark_hi, s1_new_start_i, i2_nn,
-                                       acked_i);
+                                       acked_i)
+                      | (m_on ? (mrg_mark_i & ~s1_slid_i) : '0);
   // Slid positions stop being pending; marked ones become pending.
   assign i2_mark_new  = (((mark_i & ~s1_slid_i) | (i2_sent & s1_slid_i)) & ~i2_mark_mask)
                       | (~i2_sent & i2_mark_mask);
-  assign i2_rto_new   = rto_after(i2_rto_we, i2_rto, cold_i2.rto);
-  assign i2_wnd_new   = wnd_clamp(i2_wnd);
+  assign i2_rto_new   = i2_rto_we ? rto_after(1'b1, i2_rto, cold_i2.rto)
+                      : m_rto_we ? mrg_i.rto : cold_i2.rto;
+  assign i2_wnd_new   = i2_wnd_we ? wnd_clamp(i2_wnd) : cnt_t'(mrg_i.wnd);
+  assign wnd_we_any   = i2_wnd_we || m_wnd_we;
+  assign restart_any  = i2_restart || m_restart;
+  assign user_we_any  = i2_user_we || m_user_we;
+  assign user_we_o    = i2_user_we;
+  assign user_o       = i2_user;
 
   logic i2_go;
   assign i2_go      = s1_valid_i && present_i && !init_i;
   assign go_o       = i2_go;
   assign flow_o     = i2f;
   assign advanced_o = s1_new_start_i != s1_old_start_i;
-  assign ins_o      = i2_go && (advanced_o || i2_wnd_we || i2_mark_we);
+  assign ins_o      = i2_go && (advanced_o || wnd_we_any || i2_mark_we || (m_on && mrg_mark_i != '0));
 
   // Window-group writes. The timer is disarmed when nothing is in flight,
   // armed when the protocol restarts it.
   always_comb begin
     cold_wd     = cold_i2;
     cold_wd.rto = i2_rto_new;
-    if (i2_user_we) cold_wd.user = i2_user;
+    if (i2_user_we && m_user_we) cold_wd.user = user_merged_i;
+    else if (i2_user_we)         cold_wd.user = i2_user;
+    else if (m_user_we)          cold_wd.user = mrg_user_i;
     if (s1_new_start_i == i2_nn) begin
       cold_wd.armed = 1'b0;
-    end else if (i2_restart) begin
+    end else if (restart_any) begin
       cold_wd.armed = 1'b1;
     end
   end
   assign cold_we_o     = i2_go;
   assign cold_wd_o     = cold_wd;
-  assign deadline_we_o = i2_go && s1_new_start_i != i2_nn && i2_restart;
+  assign deadline_we_o = i2_go && s1_new_start_i != i2_nn && restart_any;
   assign deadline_wd_o = now_i + i2_rto_new;
-  assign wnd_we_o      = i2_go && i2_wnd_we;
+  assign wnd_we_o      = i2_go && wnd_we_any;
   assign wnd_wd_o      = i2_wnd_new;
   assign mark_we_o     = i2_go;
   assign mark_wd_o     = i2_mark_new;
 
   // Credit outputs (rate: a new rate; token: tokens or a pull).
   assign pull_o      = s1_type_i == RxPull;
-  assign rate_we_o   = i2_go && i2_rate_we;
-  assign rate_o      = i2_rate;
-  assign tokens_o    = i2_tok;
+  // Merged: stage 2's rate where it writes one; tokens add.
+  logic [16:0] tok_sum;
+  assign tok_sum     = 17'(i2_tok) + (m_tok_we ? 17'(mrg_i.tokens) : 17'd0);
+  assign rate_we_o   = i2_go && (i2_rate_we || m_rate_we);
+  assign rate_o      = i2_rate_we ? i2_rate : mrg_i.rate;
+  assign tokens_o    = tok_sum[16] ? 16'hffff : tok_sum[15:0];
   if (CreditScheme == CreditRate) begin : g_cred_rate
-    assign cred_o = i2_go && i2_rate_we;
+    assign cred_o     = i2_go && (i2_rate_we || m_rate_we);
+    assign cred_own_o = i2_go && i2_rate_we;
     logic unused_tok_we;
     assign unused_tok_we = i2_tok_we;
   end else if (CreditScheme == CreditToken) begin : g_cred_token
-    assign cred_o = i2_go && (i2_tok_we || pull_o);
+    assign cred_o     = i2_go && (i2_tok_we || m_tok_we || pull_o);
+    assign cred_own_o = i2_go && (i2_tok_we || pull_o);
   end else begin : g_cred_window
-    assign cred_o = 1'b0;
+    assign cred_o     = 1'b0;
+    assign cred_own_o = 1'b0;
     logic unused_tok_we;
     assign unused_tok_we = i2_tok_we;
   end
@@ -271,11 +319,12 @@ module tonic_dd_incoming2
   // Trace.
   cnt_t    tr_wnd;
   user_w_t tr_user;
-  assign tr_wnd  = i2_wnd_we ? i2_wnd_new : wnd_i;
-  assign tr_user = i2_user_we ? i2_user : cold_i2.user;
+  assign tr_wnd  = wnd_we_any ? i2_wnd_new : wnd_i;
+  assign tr_user = user_we_any ? cold_wd.user : cold_i2.user;
   always_comb begin
     trace_o           = '0;
     trace_o.valid     = i2_go;
+    trace_o.merged    = i2_go && m_on;
     trace_o.flow      = 16'(i2f);
     trace_o.next_new  = i2_nn;
     trace_o.next_new1 = s1_next_new_i;

@@ -16,11 +16,15 @@
 // the next pass. With P flows present each is visited every max(P, 3)
 // cycles. A removed flow leaves the set at its next visit.
 //
-// Ack beats timeout: a visit writes nothing to a flow incoming stage 2 or
-// control may write this cycle (control: any held op). With a credit
-// scheme, a call whose rate / token write meets one of stage 2 (any flow:
-// one credit update per cycle) is cancelled whole and runs again on the
-// next visit (cancelled_o, counted).
+// Same-flow events merge: a visit of the flow incoming stage 2 writes this
+// cycle is still a call (with timeout_i = 0: the ack beats a timeout, which
+// the next pass finds if it is still due); its writes do not go out here
+// but to stage 2 (mrg_o, mrg_mark_o, mrg_user_o), which writes both as one
+// (tonic_dd_incoming2 has the rules, the protocol's user_merge the user
+// state). A visit of a flow control holds an op for writes nothing and
+// comes round again. With a credit scheme, a call whose rate / token write
+// meets one of stage 2 for another flow (one credit update per cycle) is
+// cancelled whole and runs again on the next visit (cancelled_o, counted).
 `default_nettype none
 
 /// Periodic processor of the DD engine.
@@ -136,6 +140,12 @@ module tonic_dd_periodic
   output logic                  tokens_we_o,
   /// The protocol's tokens.
   output logic [15:0]           tokens_o,
+  /// The call merged into stage 2's write (same flow, same cycle) ...
+  output per_merge_t            mrg_o,
+  /// ... the ring positions it marks (unacked, in its [wnd_start, next_new)) ...
+  output logic [W-1:0]          mrg_mark_o,
+  /// ... and its user state (with mrg_o.user_we).
+  output logic [UserW-1:0]      mrg_user_o,
   /// Trace of this cycle's call.
   output dd_trace_t             trace_o
 );
@@ -217,7 +227,7 @@ module tonic_dd_periodic
   seq_t   p_ws, p_nn;
   cnt_t   p_flight;
   logic   p_present, p_conflict, p_timeout, p_arm, p_disarm, p_call, p_insert;
-  logic   p_same_flow, p_cred_clash;  // the two kinds of conflict
+  logic   p_same_in2, p_same_ctrl, p_cred_clash;  // merged; the two kinds of conflict
   ring_t  p_sent, p_pending;
   logic   p_wnd_we, p_mark_we, p_rto_we, p_restart, p_user_we;
   cnt_t   p_wnd;
@@ -231,14 +241,16 @@ module tonic_dd_periodic
   assign p_nn      = next_i;
   assign p_flight  = cnt_t'(p_nn - p_ws);
   assign p_present = p_valid_q && present_i && !init_i;
-  assign p_same_flow  = (in2_go_i && in2_flow_i == pf) || (ctrl_held_i && ctrl_flow_i == pf);
-  assign p_cred_clash = CreditOn && in2_cred_i && (p_rate_we || p_tok_we);
-  assign p_conflict   = p_same_flow || p_cred_clash;
-  assign p_disarm  = p_present && !p_conflict && p_flight == '0 && cold_p.armed;
-  assign p_arm     = p_present && !p_conflict && p_flight != '0 && !cold_p.armed;
-  // The timer expired. Meaningful in a call only (p_call holds the
-  // presence, flight and conflict terms).
-  assign p_timeout = p_valid_q && cold_p.armed && p_tmo_q && p_dl_same_q;
+  assign p_same_in2   = in2_go_i && in2_flow_i == pf;
+  assign p_same_ctrl  = ctrl_held_i && ctrl_flow_i == pf;
+  assign p_cred_clash = CreditOn && in2_cred_i && !p_same_in2 && (p_rate_we || p_tok_we);
+  assign p_conflict   = p_same_ctrl || p_cred_clash;
+  // Stage 2 arms and disarms the timer of its own flow.
+  assign p_disarm  = p_present && !p_conflict && !p_same_in2 && p_flight == '0 && cold_p.armed;
+  assign p_arm     = p_present && !p_conflict && !p_same_in2 && p_flight != '0 && !cold_p.armed;
+  // The timer expired (and no ack of this cycle restarts it). Meaningful in
+  // a call only (p_call holds the presence, flight and conflict terms).
+  assign p_timeout = p_valid_q && cold_p.armed && p_tmo_q && p_dl_same_q && !p_same_in2;
   // Window scheme: a call while the timer runs; rate and token schemes: a
   // call on every visit (their protocols keep timers of their own).
   assign p_call    = p_present && !p_conflict && (CreditOn || (p_flight != '0 && cold_p.armed));
@@ -287,32 +299,52 @@ module tonic_dd_periodic
   assign p_insert    = p_call && (p_mark_we || p_wnd_we);
   assign p_ins_d     = p_insert;
 
-  // Window-group writes.
+  // Window-group writes: a call of stage 2's flow writes through stage 2.
+  logic p_own;
+  assign p_own = p_call && !p_same_in2;
   always_comb begin
     cold_wd = cold_p;
     if (p_arm || p_disarm) begin
       cold_wd.armed = p_arm;
     end
-    if (p_call) begin
+    if (p_own) begin
       cold_wd.rto = p_rto_new;
       if (p_user_we) cold_wd.user = p_user;
     end
   end
-  assign cold_we_o     = p_arm || p_disarm || p_call;
+  assign cold_we_o     = p_arm || p_disarm || p_own;
   assign cold_wd_o     = cold_wd;
-  assign deadline_we_o = p_arm || p_disarm || (p_call && p_restart);
-  assign deadline_wd_o = now_i + (p_call ? p_rto_new : cold_p.rto);
-  assign wnd_we_o      = p_call && p_wnd_we;
+  assign deadline_we_o = p_arm || p_disarm || (p_own && p_restart);
+  assign deadline_wd_o = now_i + (p_own ? p_rto_new : cold_p.rto);
+  assign wnd_we_o      = p_own && p_wnd_we;
   assign wnd_wd_o      = p_wnd_new;
-  assign mark_we_o     = p_call && p_mark_we;
+  assign mark_we_o     = p_own && p_mark_we;
   assign mark_wd_o     = p_mark_new;
+
+  // The merged call, for stage 2.
+  always_comb begin
+    mrg_o           = '0;
+    mrg_o.valid     = p_call && p_same_in2;
+    mrg_o.wnd_we    = p_wnd_we;
+    mrg_o.wnd       = 16'(p_wnd_new);
+    mrg_o.rto_we    = p_rto_we;
+    mrg_o.rto       = p_rto_new;
+    mrg_o.restart   = p_restart;
+    mrg_o.user_we   = p_user_we;
+    mrg_o.rate_we   = p_rate_we;
+    mrg_o.rate      = p_rate;
+    mrg_o.tokens_we = p_tok_we;
+    mrg_o.tokens    = p_tok;
+  end
+  assign mrg_mark_o = p_mark_mask;
+  assign mrg_user_o = p_user;
 
   assign flow_o       = pf;
   assign flow_d_o     = scan_id;
   assign scan_next_o  = scan_nxt_id;
   assign call_o       = p_call;
   assign timeout_o    = p_timeout;
-  assign cancelled_o  = p_present && p_cred_clash && !p_same_flow;
+  assign cancelled_o  = p_present && p_cred_clash && !p_same_ctrl;
   assign ins_q_o      = p_ins_q;
   assign ins_flow_q_o = p_ins_flow_q;
   assign rate_we_o    = p_rate_we;
@@ -328,6 +360,7 @@ module tonic_dd_periodic
   always_comb begin
     trace_o          = '0;
     trace_o.valid    = p_call;
+    trace_o.merged   = p_call && p_same_in2;
     trace_o.timeout  = p_call && p_timeout;
     trace_o.flow     = 16'(pf);
     trace_o.next_new = p_nn;

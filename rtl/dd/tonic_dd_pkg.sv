@@ -135,6 +135,7 @@ package tonic_dd_pkg;
   /// checks and debugging; no effect on the engine).
   typedef struct packed {
     logic         valid;
+    logic         merged;     // periodic: the call was merged into stage 2's write (trace_in_o)
     logic         timeout;    // periodic: the visit had timeout_i set
     logic [15:0]  flow;
     seq_t         next_new;   // next_new seen by the write (stage 2 / periodic)
@@ -143,6 +144,24 @@ package tonic_dd_pkg;
     logic [31:0]  rto;        // RTO after the write
     logic [127:0] user;       // user state after the write (zero-extended)
   } dd_trace_t;
+
+  /// A periodic call merged into incoming stage 2's write of the same flow
+  /// in the same cycle (tonic_dd_periodic -> tonic_dd_incoming2; W- and
+  /// UserW-wide parts travel beside it): its enables and values, after the
+  /// engine's rules (cwnd clamped, RTO raised to RtoMin).
+  typedef struct packed {
+    logic        valid;      // a call of stage 2's flow this cycle: merge it
+    logic        wnd_we;
+    logic [15:0] wnd;        // clamped to 1..W (CntW bits used)
+    logic        rto_we;
+    logic [31:0] rto;        // at least RtoMin
+    logic        restart;
+    logic        user_we;
+    logic        rate_we;
+    logic [31:0] rate;
+    logic        tokens_we;
+    logic [15:0] tokens;
+  } per_merge_t;
 
   /// What incoming stage 2 tells the protocol about an event beyond the
   /// paper's inputs (its `info_i` port; docs/protocol-api.md). Every field

@@ -18,6 +18,9 @@ end
 if ($bits(user_t) != UserW) begin : g_check_user
   $fatal(1, "tonic_proto: UserW must equal $bits(user_t) of user_configs.vh");
 end
+if (UserW > tonic_dd_pkg::UserWMax) begin : g_check_user_max
+  $fatal(1, "tonic_proto: the user state is wider than the engine takes (tonic_dd_pkg::UserWMax)");
+end
 
 // Read by the DD and CR engines (credit scheme, initial state and window,
 // RTO bounds, initial rate, burst and tokens); a protocol module may use them too.

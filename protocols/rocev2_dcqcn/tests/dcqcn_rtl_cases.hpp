@@ -72,6 +72,23 @@ struct Pair {
     check();
     return o;
   }
+  /// An ack of `n` segments and a visit in one cycle, merged by the engine.
+  std::pair<RoceOut, RoceOut> ack_with_visit(uint32_t n, uint64_t t) {
+    now = t;
+    if (f.flight() < n) f.next_new = f.wnd_start + n;
+    const auto o = f.merged(ref::kRxAck, n, t);
+    rp.visit_and_sent(n * kSeg, t);
+    check();
+    return o;
+  }
+  /// A CNP and a visit in one cycle: the CNP wins whole.
+  std::pair<RoceOut, RoceOut> cnp_with_visit(uint64_t t) {
+    now = t;
+    const auto o = f.merged(ref::kRxCnp, 0, t);
+    rp.cnp(t);
+    check();
+    return o;
+  }
 };
 
 }  // namespace
@@ -198,28 +215,31 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes no rate
   REQUIRE(p.f.u().rc == RoceCfg::kRmin);
 }
 
-TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries and a cancelled visit is re-done on the next one",
+TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries; a visit in an ack's cycle is merged with it",
                    "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(0);
   p.cnp(10);
   const uint64_t due = 10 + RoceCfg::kT;
-  SECTION("the visit in the CNP's cycle is cancelled by the engine") {
+  SECTION("a visit in the CNP's cycle: the CNP wins whole") {
     p.visit(due - 5);
     // Cycle `due`: both expiries are due, the periodic call meets a CNP.
-    p.f.visit(due, false, /*drop=*/true);
-    p.cnp(due);  // reference: cnp(due) only
-    REQUIRE(p.rp.stats().dropped_timer == 1);
+    const auto [in, per] = p.cnp_with_visit(due);
+    REQUIRE(per.user_we);  // the call would have processed them ...
+    REQUIRE(p.rp.stats().dropped_timer == 1);  // ... the CNP drops them
     REQUIRE(p.rp.stats().dropped_alpha == 1);
     REQUIRE(p.f.u().t_due == ((due + RoceCfg::kT) & 0xffffU));
+    REQUIRE(in.rate_we);  // a CNP writes the rate, so the call cannot raise it
   }
-  SECTION("the visit in the cycle of an ack is cancelled and re-done on the next visit") {
+  SECTION("a visit in the cycle of an ack: merged, the expiries processed on time") {
     p.visit(due - 5);
-    p.f.visit(due, false, /*drop=*/true);
-    p.ack(3, due);
-    const RoceOut o = p.visit(due + 3);  // the expiries of `due` now
-    REQUIRE(o.rate_we);
+    const auto [in, per] = p.ack_with_visit(3, due);
+    REQUIRE(in.user_we);
+    REQUIRE(per.rate_we);
+    REQUIRE(p.f.rate == RoceUser::unpack(per.user).rc);
+    REQUIRE(p.f.u().bytes == 3 * kSeg);
     REQUIRE(p.rp.stats().timer_events == 1);
     REQUIRE(p.rp.stats().alpha_decays == 1);
+    REQUIRE(p.f.u().t_due == ((due + RoceCfg::kT) & 0xffffU));
   }
   SECTION("visit, then CNP one cycle later: the expiries count") {
     p.visit(due);
@@ -298,7 +318,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
   constexpr uint64_t kEvents = 100'000;
   constexpr uint64_t kGapMax = std::min(RoceCfg::kK, RoceCfg::kT);  // visit-period condition
   ref::dcqcn::Stats total;
-  uint64_t drops = 0, rate_writes = 0, timeouts = 0, nacks = 0, max_gap = 0;
+  uint64_t merges = 0, rate_writes = 0, timeouts = 0, nacks = 0, max_gap = 0;
   for (int s = 0; s < kSeeds; ++s) {
     const uint64_t seed = tonic_seed_ + static_cast<uint64_t>(s);
     CAPTURE(seed);
@@ -346,19 +366,23 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
         require_same(f.u(), rp, f.rate);
         next_visit = last_visit + rng.range(std::min<uint64_t>(3, vmax), vmax);
       }
-      if (next_visit == t_in) {
-        // The engine cancels the periodic call of the flow in the cycle of
-        // its incoming event; the next visit comes one period later, within
-        // the visit-period condition.
-        f.visit(t_in, rng.chance(0.1), /*drop=*/true);
-        ++drops;
-        next_visit = std::min(t_in + rng.range(std::min<uint64_t>(3, vmax), vmax), last_visit + kGapMax);
+      // A visit in the cycle of the incoming event is merged with it.
+      const bool with_visit = next_visit == t_in;
+      if (with_visit) {
+        ++merges;
+        max_gap = std::max(max_gap, next_visit - last_visit);
+        last_visit = t_in;
+        next_visit = t_in + rng.range(std::min<uint64_t>(3, vmax), vmax);
       }
       REQUIRE(next_visit - last_visit <= kGapMax);
       t = t_in;
-      INFO("incoming at " << t << " event " << ev);
+      INFO("incoming at " << t << " event " << ev << (with_visit ? " (with a visit)" : ""));
       if (rng.chance(p_cnp)) {
-        f.incoming(ref::kRxCnp, 0, t);
+        if (with_visit) {
+          f.merged(ref::kRxCnp, 0, t);
+        } else {
+          f.incoming(ref::kRxCnp, 0, t);
+        }
         rp.cnp(t);
       } else {
         const uint32_t n = static_cast<uint32_t>(rng.range(0, ack_max));
@@ -369,8 +393,13 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
         const bool nack = rng.chance(0.03);
         nacks += nack;
         const uint8_t type = nack ? ref::kRxNack : (rng.chance(0.9) ? ref::kRxAck : ref::kRxSack);
-        f.incoming(type, k, t);
-        if (k > 0) rp.sent(k * kSeg, t);
+        if (with_visit) {
+          f.merged(type, k, t);
+          rp.visit_and_sent(k * kSeg, t);
+        } else {
+          f.incoming(type, k, t);
+          if (k > 0) rp.sent(k * kSeg, t);
+        }
       }
       require_same(f.u(), rp, f.rate);
     }
@@ -389,10 +418,10 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
     total.dropped_alpha += st.dropped_alpha;
     rate_writes += f.rate_writes;
   }
-  INFO("total: " << ref::dcqcn::to_string(total) << " drops=" << drops << " rate_writes=" << rate_writes
+  INFO("total: " << ref::dcqcn::to_string(total) << " merges=" << merges << " rate_writes=" << rate_writes
                  << " timeouts=" << timeouts << " nacks=" << nacks << " max_gap=" << max_gap);
-  std::fprintf(stderr, "[dcqcn_rtl] %s drops=%llu rate_writes=%llu max_gap=%llu\n",
-               ref::dcqcn::to_string(total).c_str(), static_cast<unsigned long long>(drops),
+  std::fprintf(stderr, "[dcqcn_rtl] %s merges=%llu rate_writes=%llu max_gap=%llu\n",
+               ref::dcqcn::to_string(total).c_str(), static_cast<unsigned long long>(merges),
                static_cast<unsigned long long>(rate_writes), static_cast<unsigned long long>(max_gap));
   // Every rule was exercised.
   CHECK(total.cnps > 0);
@@ -406,7 +435,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
   CHECK(total.alpha_decays > 0);
   CHECK(total.dropped_timer > 0);
   CHECK(total.dropped_alpha > 0);
-  CHECK(drops > 0);
+  CHECK(merges > 0);
   CHECK(timeouts > 0);
   CHECK(nacks > 0);
   CHECK(max_gap == kGapMax);

@@ -191,7 +191,7 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
     std::unique_ptr<Rp> rp;
     uint32_t ws = 0;                 // window start as stage 2 saw it
     std::deque<uint64_t> cnp_at;     // CNP schedule (cycles)
-    uint64_t compared = 0, cnps = 0, acks_counted = 0, rate_changes = 0;
+    uint64_t compared = 0, cnps = 0, acks_counted = 0, rate_changes = 0, merged = 0;
     uint32_t rate = RoceCfg::kC;     // Rc the RTL last wrote (RU)
     uint64_t t_rate = 0;             // since when
     double earned = 0;               // bytes earned at the RTL's rates since t0
@@ -245,7 +245,8 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
     const uint64_t c = tb.cycle();
     log.sample(c, d);
     const SysTrace tp = sys_trace(d.trace_per_o);
-    if (tp.valid && tp.flow < kFlows) {
+    // A call merged into the incoming event of its flow is checked there.
+    if (tp.valid && tp.flow < kFlows && !(tp.merged && fs[tp.flow].rp)) {
       FlowState& st = fs[tp.flow];
       if (!st.rp) {
         // The first call starts the timers at the engine's now: t_due = now + T.
@@ -271,17 +272,24 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
       } else if (!st.rp) {
         err.fail(c, "an event before the first periodic call");
       } else if (ev->type == SysRx::kCnp) {
-        st.rp->cnp(c);
+        st.rp->cnp(c);  // a merged call too: the CNP wins whole
         ++st.cnps;
-        compare(c, ti.flow, ti, "a CNP");
+        compare(c, ti.flow, ti, ti.merged ? "a CNP with a periodic call" : "a CNP");
       } else {
         // Bytes as the protocol counts them: newly acked segments * SegBytes.
+        uint32_t bytes = 0;
         if (ev->type <= SysRx::kNack && seq_lt(st.ws, ev->cum_ack)) {
-          st.rp->sent(seq_dist(st.ws, ev->cum_ack) * kSeg, c);
+          bytes = seq_dist(st.ws, ev->cum_ack) * kSeg;
           st.ws = ev->cum_ack;
           ++st.acks_counted;
         }
-        compare(c, ti.flow, ti, "an ack");
+        if (ti.merged) {
+          st.rp->visit_and_sent(bytes, c);
+          ++st.merged;
+        } else if (bytes > 0) {
+          st.rp->sent(bytes, c);
+        }
+        compare(c, ti.flow, ti, ti.merged ? "an ack with a periodic call" : "an ack");
       }
     }
   };
@@ -309,10 +317,12 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
   for (uint32_t f = 0; f < kFlows; ++f) {
     const FlowState& st = fs[f];
     const ref::dcqcn::Stats& s = st.rp->stats();
-    std::printf("  flow %u: %llu states compared; CNPs %llu, timer events %llu, byte events %llu, alpha decays %llu "
+    std::printf("  flow %u: %llu states compared (%llu with a merged periodic call); CNPs %llu, timer events %llu, "
+                "byte events %llu, alpha decays %llu "
                 "(fast %llu, additive %llu, hyper %llu, at Rmin %llu, dropped expiries %llu/%llu); rate writes %llu, "
                 "lowest Rc %u RU, final Rc %u RU; sent - earned at the RTL's rates: %.0f .. %.0f B\n",
-                f, (unsigned long long)st.compared, (unsigned long long)s.cnps, (unsigned long long)s.timer_events,
+                f, (unsigned long long)st.compared, (unsigned long long)st.merged, (unsigned long long)s.cnps,
+                (unsigned long long)s.timer_events,
                 (unsigned long long)s.byte_events, (unsigned long long)s.alpha_decays, (unsigned long long)s.fast,
                 (unsigned long long)s.additive, (unsigned long long)s.hyper, (unsigned long long)s.cuts_at_rmin,
                 (unsigned long long)s.dropped_timer, (unsigned long long)s.dropped_alpha,
@@ -328,6 +338,108 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
     CHECK(s.hyper > 0);
     CHECK(s.additive > 0);
   }
+}
+
+// Same-flow merge: a flow acked in every cycle meets its periodic call in
+// every visit. The calls are merged into the acks' writes (not dropped), so
+// DCQCN's timers fire on schedule: every rate-timer and alpha-timer expiry
+// of the run is processed within one visit period of its due time, and the
+// RTL state equals the reference Rp (visit_and_sent) after every event.
+TEST_CASE("e2e_rdma: rocev2: DCQCN's timers fire on schedule for a flow acked every cycle",
+          "[e2e_rdma][rocev2][dcqcn][merge]") {
+  TONIC_SEED(0x6d657267);
+  using Rp = ref::dcqcn::Rp;
+  constexpr uint32_t kSeg = RoceCfg::kSegBytes;
+  constexpr uint64_t kRun = 12 * RoceCfg::kT + 2000;
+  SysTb<Vtonic_rocev2_dcqcn_16x128> tb(kFlowCount, tonic_seed_);
+  IdealAcker acker(kFlowCount, 40);
+  RxLog log;
+  Errors err;
+  const ref::dcqcn::Params params = RoceCfg::params();
+  std::unique_ptr<Rp> rp;
+  uint64_t start = 0, acks = 0, merged = 0, calls = 0, compared = 0;
+  uint32_t ws = 0;
+  open_flows(tb, acker, 1, 1u << 24, kSeg);
+  auto compare = [&](uint64_t c, const SysTrace& t, const char* what) {
+    ++compared;
+    const RoceUser u = RoceUser::from(t);
+    const ref::dcqcn::State r = rp->state();
+    if (u.rc != r.rc || u.rt != r.rt || u.alpha != r.alpha || u.t_cnt != r.t_cnt || u.b_cnt != r.b_cnt ||
+        u.bytes != r.bytes) {
+      err.fail(c, std::string("after ") + what + ": RTL " + u.str() + " | Rp " + ref::dcqcn::to_string(r));
+    }
+  };
+  uint32_t due0 = 0;  // the first call's t_due (engine clock, 16 bits)
+  tb.on_seg = [&](const SysSeg& s) { acker.on_seg(s); };
+  tb.on_cycle = [&](Vtonic_rocev2_dcqcn_16x128& d) {
+    const uint64_t c = tb.cycle();
+    log.sample(c, d);
+    const SysTrace tp = sys_trace(d.trace_per_o);
+    if (tp.valid && tp.flow == 0) {
+      ++calls;
+      if (!rp) {
+        rp = std::make_unique<Rp>(params, c);
+        start = c;
+        due0 = RoceUser::from(tp).t_due;
+        compare(c, tp, "the first periodic call");
+      } else if (!tp.merged) {
+        rp->visit(c);
+        compare(c, tp, "a periodic call");
+      }
+    }
+    const SysTrace ti = sys_trace(d.trace_in_o);
+    if (ti.valid && ti.flow == 0 && rp) {
+      const SysRxCmd* ev = stage2_event(log, c, ti, err);
+      if (ev) {
+        uint32_t bytes = 0;
+        if (ev->type <= SysRx::kNack && seq_lt(ws, ev->cum_ack)) {
+          bytes = seq_dist(ws, ev->cum_ack) * kSeg;
+          ws = ev->cum_ack;
+        }
+        ++acks;
+        if (ti.merged) {
+          ++merged;
+          rp->visit_and_sent(bytes, c);
+        } else if (bytes > 0) {
+          rp->sent(bytes, c);
+        }
+        compare(c, ti, ti.merged ? "an ack with a periodic call" : "an ack");
+        // On schedule: the next rate-timer expiry is never more than a
+        // visit period (3 cycles with one flow) overdue.
+        // The engine's clock runs at c - start - T + due0 (16 bits).
+        const RoceUser u = RoceUser::from(ti);
+        const auto overdue = static_cast<int16_t>(static_cast<uint16_t>(c - start - params.t_cycles + due0 - u.t_due));
+        if (overdue > 3) err.fail(c, "rate timer " + std::to_string(overdue) + " cycles overdue");
+      }
+    }
+  };
+  for (uint64_t i = 0; i < kRun && err.count() == 0 && tb.errors() == 0; ++i) {
+    acker.deliver(tb.cycle(), tb);
+    tb.step();
+  }
+  INFO(tb.first_error());
+  REQUIRE(tb.errors() == 0);
+  INFO(err.first());
+  REQUIRE(err.count() == 0);
+  REQUIRE(rp);
+  const ref::dcqcn::Stats& s = rp->stats();
+  const uint64_t elapsed = tb.cycle() - start;
+  std::printf("dcqcn merge (%llu cycles): %llu acks, %llu periodic calls of which %llu merged; timer events %llu, "
+              "alpha decays %llu, byte events %llu; %llu states compared; periodic calls cancelled %u\n",
+              (unsigned long long)elapsed, (unsigned long long)acks, (unsigned long long)calls,
+              (unsigned long long)merged, (unsigned long long)s.timer_events, (unsigned long long)s.alpha_decays,
+              (unsigned long long)s.byte_events, (unsigned long long)compared,
+              tb.credit_stat(CreditStat::kPerCancelled));
+  // Acked in (nearly) every cycle, so (nearly) every visit is merged.
+  CHECK(acks > elapsed * 9 / 10);
+  CHECK(merged > calls * 9 / 10);
+  // Every expiry due in the run was processed: floor(elapsed / T) rate
+  // steps and floor(elapsed / K) alpha decays, less at most the one due in
+  // the last visit period.
+  CHECK(s.timer_events + 1 >= elapsed / params.t_cycles);
+  CHECK(s.timer_events <= elapsed / params.t_cycles);
+  CHECK(s.alpha_decays + 1 >= elapsed / params.k_cycles);
+  CHECK(s.alpha_decays <= elapsed / params.k_cycles);
 }
 
 // What this RTL run (80 ms) can check: both flows share the bottleneck

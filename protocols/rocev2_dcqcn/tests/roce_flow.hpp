@@ -10,7 +10,10 @@
 //    window start, next_new and RTO between calls and applying every write
 //    with its enable; each call also checks the outputs that do not depend
 //    on DCQCN against the go-back rules (loss_twin) and that rate_we_o is
-//    set exactly when Rc changes, with rate_o = the new Rc.
+//    set exactly when Rc changes or on a CNP, with rate_o = the new Rc;
+//    merged() is an event and a periodic call in one cycle, as the engine
+//    merges them (user_merge of user_configs.vh, mirrored by
+//    RoceUser::merge).
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -97,6 +100,20 @@ struct RoceUser {
     f(k_due, 16);
   }
   ref::ProtoUser pack() const { return ref::proto::pack_user(*this, RoceCfg::kUserW); }
+  /// user_merge of protocols/rocev2_dcqcn/user_configs.vh: a CNP wins
+  /// whole; else the call's timers, the event's byte counter, and Rc / Rt
+  /// from the event if it changed Rc, else from the call.
+  static RoceUser merge(uint8_t type, const RoceUser& old, const RoceUser& in, const RoceUser& per) {
+    if (type == ref::kRxCnp) return in;
+    RoceUser m = per;
+    m.bytes = in.bytes;
+    m.b_cnt = in.b_cnt;
+    if (in.rc != old.rc) {
+      m.rc = in.rc;
+      m.rt = in.rt;
+    }
+    return m;
+  }
   static RoceUser unpack(const ref::ProtoUser& b) {
     return ref::proto::unpack_user<RoceUser>(b, RoceCfg::kUserW);
   }
@@ -208,9 +225,48 @@ class RoceFlow {
     in.dup = acks && newly == 0 && flight() > 0;
     const RoceOut o = prototb::eval_model<true>(*inc_, in, RoceCfg::kUserW);
     const LossOut want = loss_twin::incoming(type, old_start, wnd_start, next_new);
-    check_common(o, want);
+    check_common(o, want, type == ref::kRxCnp);
     apply(o);
     return o;
+  }
+
+  /// An incoming event and a periodic call (no timeout: the event beats
+  /// it) at cycle `now`, merged as the engine does: both modules see the
+  /// state after the event's stage 1; the RTO and the rate are the event's
+  /// where it writes them, else the call's; the user state is
+  /// RoceUser::merge when both write it. Returns {event, call}.
+  std::pair<RoceOut, RoceOut> merged(uint8_t type, uint32_t newly, uint64_t now) {
+    const bool acks = type == ref::kRxAck || type == ref::kRxSack || type == ref::kRxNack;
+    const uint32_t old_start = wnd_start;
+    if (acks) wnd_start += newly;
+    else newly = 0;
+    ref::ProtoIn in = state(now);
+    in.type = type;
+    in.cum_ack = wnd_start;
+    in.old_start = old_start;
+    in.newly_acked = newly;
+    in.dup = acks && newly == 0 && flight() > 0;
+    const RoceOut i = prototb::eval_model<true>(*inc_, in, RoceCfg::kUserW);
+    check_common(i, loss_twin::incoming(type, old_start, wnd_start, next_new), type == ref::kRxCnp);
+    ref::ProtoIn pin = state(now);
+    const RoceOut p = prototb::eval_model<false>(*per_, pin, RoceCfg::kUserW);
+    check_common(p, loss_twin::periodic(false, wnd_start, next_new, rto), false);
+    const RoceUser old = u();
+    ++calls;
+    last = i;
+    if (i.user_we && p.user_we) {
+      user = RoceUser::merge(type, old, RoceUser::unpack(i.user), RoceUser::unpack(p.user)).pack();
+    } else if (i.user_we) {
+      user = i.user;
+    } else if (p.user_we) {
+      user = p.user;
+    }
+    if (i.rate_we || p.rate_we) {
+      rate = i.rate_we ? i.rate : p.rate;
+      ++rate_writes;
+    }
+    if (i.rto_we) rto = i.rto < RoceCfg::kRtoMin ? RoceCfg::kRtoMin : i.rto;
+    return {i, p};
   }
 
   /// A periodic visit at cycle `now`. With `drop` the engine cancels the
@@ -220,7 +276,7 @@ class RoceFlow {
     ref::ProtoIn in = state(now);
     in.timeout = timeout;
     const RoceOut o = prototb::eval_model<false>(*per_, in, RoceCfg::kUserW);
-    check_common(o, loss_twin::periodic(timeout, wnd_start, next_new, rto));
+    check_common(o, loss_twin::periodic(timeout, wnd_start, next_new, rto), false);
     if (!drop) apply(o);
     return o;
   }
@@ -243,7 +299,7 @@ class RoceFlow {
   }
   /// The outputs outside DCQCN, the value-0-while-disabled form and the
   /// rate write rule.
-  void check_common(const RoceOut& o, const LossOut& want) const {
+  void check_common(const RoceOut& o, const LossOut& want, bool cnp) const {
     INFO("outputs " << ref::to_string(o, RoceCfg::kUserW) << "\nuser in  " << u().str());
     REQUIRE(!o.wnd_we);
     REQUIRE(o.wnd == 0);
@@ -261,7 +317,7 @@ class RoceFlow {
     }
     const uint32_t rc_old = u().rc;
     const uint32_t rc_new = o.user_we ? RoceUser::unpack(o.user).rc : rc_old;
-    REQUIRE(o.rate_we == (rc_new != rc_old));
+    REQUIRE(o.rate_we == (rc_new != rc_old || cnp));
     REQUIRE(o.rate == (o.rate_we ? rc_new : 0U));
   }
   void apply(const RoceOut& o) {

@@ -182,8 +182,6 @@ void check_constants() {
   CHECK(c["RtoInit"] == Twin::kRtoInit);
   CHECK(c["RtoMin"] == Twin::kRtoMin);
   CHECK(c["RtoMax"] == Twin::kRtoMax);
-  // Merge precedence is not programmable (docs/dd-pipeline.md): no such knob.
-  CHECK(c.count("UserIncomingWins") == 0);
   REQUIRE(c.count("SsAckCap") == 1);
   CHECK(c["SsAckCap"] == Twin::kSsAckCap);
 }

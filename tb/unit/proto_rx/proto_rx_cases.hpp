@@ -124,7 +124,6 @@ std::map<std::string, uint64_t> check_common(const std::string& text) {
   CHECK(c["RtoInit"] == Twin::kRtoInit);
   CHECK(c["RtoMin"] == Twin::kRtoMin);
   CHECK(c["RtoMax"] == Twin::kRtoMax);
-  CHECK(c.count("UserIncomingWins") == 0);  // not programmable (docs/dd-pipeline.md)
   CHECK(c["RateInit"] == Twin::kRateInit);
   CHECK(c["BurstBytes"] == Twin::kBurstBytes);
   CHECK(c["TokensInit"] == Twin::kTokensInit);
