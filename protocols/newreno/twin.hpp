@@ -65,10 +65,13 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
   const uint32_t half = proto::half_flight(flight);
   // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
   const bool sample = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  // No sample yet (a receiver that echoes nothing): RtoInit on a new ack,
+  // but a later partial ack's.
+  const bool unsampled = new_ack && u.srtt8 == 0 && !(u.in_rec && !passed && u.partial);
   const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
   if (new_ack) {
     o.user_we = o.wnd_we = true;
-    o.rto_we = sample;
+    o.rto_we = sample || unsampled;
     n.dup_acks = 0;
     if (sample) {
       n.srtt8 = est.srtt8;
@@ -115,7 +118,8 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
       }
     }
   }
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, proto::rto_of(est, kRtoMax), pack(n));
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, sample ? proto::rto_of(est, kRtoMax) : kRtoInit,
+                      pack(n));
   return o;
 }
 

