@@ -27,6 +27,8 @@ struct NewRenoTwin : registry::consts::Newreno {  // kName, kUserW, kCreditSchem
     uint32_t rttvar4 = 0;                   // 28 bits: 4 x RTTVAR
     template <class F>
     void fields(F&& f) {
+      f(srtt8, 28);  // first: the most significant (user_t's first field)
+      f(rttvar4, 28);
       f(dup_acks, 2);
       f(in_rec, 1);
       f(rto_guard, 1);
@@ -34,8 +36,6 @@ struct NewRenoTwin : registry::consts::Newreno {  // kName, kUserW, kCreditSchem
       f(ssthresh, 9);
       f(ca_cnt, 9);
       f(rec_off, 8);
-      f(srtt8, 28);
-      f(rttvar4, 28);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };

@@ -14,6 +14,8 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 // recover - wnd_start, which every new ack moves down; it is live only
 // while in_rec or rto_guard is set (it is 0 otherwise).
 typedef struct packed {
+  logic [27:0] srtt8;     // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
+  logic [27:0] rttvar4;   // RFC 6298: 4 x RTTVAR (cycles)
   logic [1:0] dup_acks;   // duplicate acks in a row outside recovery, saturating at 3
   logic       in_rec;     // in fast recovery
   logic       rto_guard;  // an RTO set recover and no ack passed it yet: no fast retransmit
@@ -21,8 +23,6 @@ typedef struct packed {
   logic [8:0] ssthresh;   // slow-start threshold (segments); 511 = not set yet (infinite)
   logic [8:0] ca_cnt;     // segments acked in congestion avoidance since the last +1
   logic [7:0] rec_off;    // recover - wnd_start (recover = next_new - 1 when set)
-  logic [27:0] srtt8;     // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
-  logic [27:0] rttvar4;   // RFC 6298: 4 x RTTVAR (cycles)
 } user_t;
 
 // The protocol modules take UserW as a parameter; their

@@ -23,11 +23,11 @@ struct RenoTwin : registry::consts::Reno {  // kName, kUserW, kCreditScheme and 
     uint32_t rttvar4 = 0;                   // 28 bits: 4 x RTTVAR
     template <class F>
     void fields(F&& f) {
+      f(srtt8, 28);  // first: the most significant (user_t's first field)
+      f(rttvar4, 28);
       f(dup_acks, 2);
       f(ssthresh, 9);
       f(ca_cnt, 9);
-      f(srtt8, 28);
-      f(rttvar4, 28);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };

@@ -10,11 +10,11 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 
 // User state: 76 bits (the window itself is the engine's wnd).
 typedef struct packed {
+  logic [27:0] srtt8;    // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
+  logic [27:0] rttvar4;  // RFC 6298: 4 x RTTVAR (cycles)
   logic [1:0] dup_acks;  // duplicate acks in a row, saturating; 3 = in fast recovery
   logic [8:0] ssthresh;  // slow-start threshold (segments); 511 = not set yet (infinite)
   logic [8:0] ca_cnt;    // segments acked in congestion avoidance since the last +1
-  logic [27:0] srtt8;    // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
-  logic [27:0] rttvar4;  // RFC 6298: 4 x RTTVAR (cycles)
 } user_t;
 
 // The protocol modules take UserW as a parameter; their

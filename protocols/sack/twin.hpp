@@ -30,6 +30,8 @@ struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and 
     uint32_t rttvar4 = 0;                   // 28 bits: 4 x RTTVAR
     template <class F>
     void fields(F&& f) {
+      f(srtt8, 28);  // first: the most significant (user_t's first field)
+      f(rttvar4, 28);
       f(dup_acks, 2);
       f(in_rec, 1);
       f(rto_guard, 1);
@@ -39,8 +41,6 @@ struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and 
       f(high_off, 8);
       f(sack_cnt, 2);
       for (int k = 2; k >= 0; --k) f(sack_off[k], 8);  // packed [2:0][7:0]: element 2 first
-      f(srtt8, 28);
-      f(rttvar4, 28);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };

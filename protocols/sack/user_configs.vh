@@ -16,6 +16,8 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 // the 3rd-highest one bounds the lost segments (RFC 6675 IsLost with
 // DupThresh = 3): every unacked segment below it is lost.
 typedef struct packed {
+  logic [27:0]     srtt8;      // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
+  logic [27:0]     rttvar4;    // RFC 6298: 4 x RTTVAR (cycles)
   logic [1:0]      dup_acks;   // duplicate acks in a row outside recovery, saturating at 3
   logic            in_rec;     // in loss recovery
   logic            rto_guard;  // an RTO set RecoveryPoint and no ack passed it yet: no recovery
@@ -25,8 +27,6 @@ typedef struct packed {
   logic [7:0]      high_off;   // end of the range marked lost in this recovery - wnd_start
   logic [1:0]      sack_cnt;   // valid entries of sack_off, 0..3
   logic [2:0][7:0] sack_off;   // highest SACKed segments - wnd_start: [0] > [1] > [2]; invalid = 0
-  logic [27:0]     srtt8;      // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
-  logic [27:0]     rttvar4;    // RFC 6298: 4 x RTTVAR (cycles)
 } user_t;
 
 // The protocol modules take UserW as a parameter; their
