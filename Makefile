@@ -31,8 +31,9 @@ help:
 	@echo "make netsim          build tonic-netsim and run one scenario: CONFIG=protocols/<name>/netsim/<scenario>.json"
 	@echo "                     (default: the reference protocol's single.json) ARGS=\"--drops=5,37,38\""
 	@echo "make plots           PNGs of netsim/ns-3 run directories (DIRS=\"build/netsim/...\"; default: every run of make experiments)"
-	@echo "make compare         tonic-netsim against ns-3 (the reference protocol's single.json and its protocol.json \"ns3\" TCP)"
-	@echo "                     on a few drop patterns (CONFIG=<scenario>) -> build/reports/compare.json, docs/results.md"
+	@echo "make compare         tonic-netsim against ns-3 (protocol.json \"ns3\" TCP): the reference protocol's single.json on a few"
+	@echo "                     drop patterns, then every scenario of every protocol with an ns-3 TCP (CONFIG=<scenario>: patterns"
+	@echo "                     on it only) -> build/reports/compare.json, compare_scenarios.json, docs/results.md"
 	@echo "make prove           formal proofs (Yosys sat: equivalence, induction, bounded) -> build/reports/prove.json, docs/formal.md"
 	@echo "make fuzz            libFuzzer on tonic_top (clang, build/fuzz; docs/fuzz.md): FUZZ_SECONDS=60 per target,"
 	@echo "                     FUZZ_TARGETS=\"<protocol>_<size> ...\" (default: every registry fuzz target) -> build/reports/fuzz.json"
@@ -108,12 +109,14 @@ plots: setup
 	@$(NODE) scripts/plots.mjs $(DIRS)
 
 # tonic-netsim against ns-3 3.37 (sim/ns3: the ns-3 TCP of the scenario's
-# protocol.json "ns3"), a few drop patterns; CONFIG as for make netsim.
+# protocol.json "ns3"): without CONFIG the reference protocol's single.json
+# under a few drop patterns, then every scenario of every protocol with an
+# ns-3 TCP (compare-suite.mjs --all); CONFIG=<scenario>: that one under the
+# drop patterns only.
 compare: configure
-	@$(call scenario,compare); \
-	  cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim tonic-ns3 && \
+	@cmake --build $(BUILD) -j $(JOBS) --target tonic-netsim tonic-ns3 && \
 	  $(NODE) scripts/compare-suite.mjs --netsim $(BUILD)/sim/netsim/tonic-netsim --ns3 $(BUILD)/sim/ns3/tonic-ns3 \
-	    --config $$cfg --out build/compare $(ARGS)
+	    $(if $(CONFIG),--config $(CONFIG),--all) --out build/compare $(ARGS)
 
 # Every formal proof and planted-bug check (docs/formal.md), one at a time;
 # the quick ones also run in make test (label prove_quick).

@@ -16,6 +16,16 @@
 //   --pattern  a drop pattern, the simulators' drop options in one string
 //              (e.g. '--drops=5,37,38' or '--loss=0.0005 --seed=7');
 //              repeatable; default PATTERNS below
+//   --all      `make compare`: first the drop patterns of the reference
+//              protocol's single.json as above (when the tree has one, or
+//              of --config), then every scenario of every protocol whose
+//              protocol.json names an ns-3 TCP ("ns3"): its
+//              protocols/<p>/netsim/*.json, a single.json under the drop
+//              patterns, any other once without drop options (an incast's
+//              losses are the switch's). A scenario tonic-ns3 does not
+//              model (exit 2, e.g. switch.reorder) is listed as skipped with
+//              its reason. The network figures of both (summary.json
+//              "network", sim/common/net_stats.hpp) go side by side.
 // Each simulator runs as: PATH --config FILE --out DIR/<slug>/<sim> --quiet OPTIONS...
 // (the drop options of sim/common/drop_rule.hpp, the same for both).
 //
@@ -26,6 +36,13 @@
 //   DIR/<slug>/compare_<slug>.png  the overlay of each pattern (gnuplot): cwnd of both against
 //                                time, and segments sent by both with retransmissions marked;
 //                                the first pattern's is copied to docs/img/compare_<slug>.png
+// With --all also:
+//   build/reports/compare_scenarios.json  one row per protocol, scenario and drop pattern: the
+//                                traced flow's figures (compare.mjs) and the network figures of both
+//   docs/results.md              the table between <!-- compare_scenarios:begin --> and ...:end -->
+//   DIR/<protocol>/<scenario>[/<slug>]/network.png  every flow's cwnd, Tonic and ns-3 side by side,
+//                                and the bottleneck queue of both with K (scenarios with "samples");
+//                                copied to docs/img/compare_<protocol>_<scenario>.png
 // Exit status: 0 whatever the verdicts; 1 when a simulator is missing or a
 // run fails (the message names the command line) or its output is
 // malformed; 2 on bad usage.
@@ -34,11 +51,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { compareDirs, COMPLETION_TOLERANCE_PCT, fmtPct, InputError } from './compare.mjs';
-import { gnuplotAvailable, overlayScript, render } from './gnuplot.mjs';
+import { compareDirs, COMPLETION_TOLERANCE_PCT, fmtPct, InputError, readSummary } from './compare.mjs';
+import { gnuplotAvailable, networkScript, overlayScript, render } from './gnuplot.mjs';
 import { cli, usageLine } from './lib/cli.mjs';
 import { ROOT } from './manifest.mjs';
-import { loadProtocols, referenceScenario } from './registry.mjs';
+import { loadProtocols, referenceProtocol, referenceScenario } from './registry.mjs';
 import { markdownTable, updateResults, writeReport } from './report.mjs';
 
 /// The default drop patterns (drop options of sim/common/drop_rule.hpp,
@@ -76,7 +93,7 @@ class Fail extends Error {}
 /// The command line of compare-suite.mjs.
 const CLI = {
   name: 'compare-suite',
-  usage: "node scripts/compare-suite.mjs --netsim PATH --ns3 PATH [--config FILE] [--out DIR] [--pattern 'OPTIONS']...",
+  usage: "node scripts/compare-suite.mjs --netsim PATH --ns3 PATH [--config FILE] [--out DIR] [--pattern 'OPTIONS']... [--all]",
   description: 'One scenario under several drop patterns, each run by tonic-netsim and by tonic-ns3 (the ns-3 TCP\n' +
     'of the protocol\'s protocol.json "ns3") and\n' +
     'compared (scripts/compare.mjs): build/reports/compare.json, the compare table of docs/results.md and\n' +
@@ -90,6 +107,8 @@ const CLI = {
     pattern: { type: 'string', multiple: true, dashValue: true, arg: "'OPTIONS'",
       help: "a drop pattern, the simulators' drop options in one string, e.g. '--loss=0.0005 --seed=7' " +
         '(default: the nine PATTERNS of this file)' },
+    all: { type: 'boolean', help: 'then every scenario of every protocol with an ns-3 TCP (protocols/<p>/netsim/*.json): ' +
+      'compare_scenarios.json, its table in results.md, network plots' },
   },
 };
 
@@ -99,7 +118,11 @@ function options(argv) {
   const o = { ...values, patterns: values.pattern.map((p) => p.trim()) };
   if (!o.netsim || !o.ns3) throw new InputError(usageLine(CLI));
   if (!o.patterns.length) o.patterns = PATTERNS;
-  if (o.config) {
+  if (o.all && !o.config) {
+    o.protocols = registry();
+    const s = referenceScenario(o.protocols, 'single');
+    o.config = s instanceof Error ? null : path.join(ROOT, s);  // no patterns table without one
+  } else if (o.config) {
     // The registry only names the ns-3 TCP in the labels here.
     try {
       o.protocols = loadProtocols();
@@ -170,12 +193,20 @@ function overlay(dir, name, row, ns3Name) {
 
 function main(argv) {
   const o = options(argv);
-  const config = path.resolve(o.config);
-  const out = path.resolve(o.out);
   for (const [what, exe] of [['tonic-netsim', o.netsim], ['tonic-ns3', o.ns3]]) {
     const st = fs.statSync(exe, { throwIfNoEntry: false });
     if (!st || !st.isFile()) throw new Fail(`${what} not found: ${exe} (build it first)`);
   }
+  if (o.config) runPatterns(o);
+  if (o.all) runScenarios(o);
+  return 0;
+}
+
+/// The drop patterns on one single-flow scenario (o.config): compare.json
+/// and the compare section of results.md.
+function runPatterns(o) {
+  const config = path.resolve(o.config);
+  const out = path.resolve(o.out);
   if (!fs.existsSync(config)) throw new Fail(`config not found: ${o.config}`);
   const { protocol, tcp } = scenarioProtocol(o.protocols, config);
   const ns3Name = tcp ? `ns-3 ${tcp}` : 'ns-3';
@@ -240,7 +271,161 @@ function main(argv) {
   const matched = rows.filter((r) => r.verdict === 'match').length;
   process.stdout.write(`compare-suite: ${matched} of ${rows.length} patterns match; wrote compare.json, docs/results.md` +
     `${first.plot?.startsWith('docs/') ? `, ${first.plot}` : ''}\n`);
-  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// --all: every scenario of every protocol with an ns-3 TCP.
+
+/// The network figures of one run's summary.json ("network", written the
+/// same way by both simulators: sim/common/net_stats.hpp).
+export function networkFigures(dir) {
+  const s = readSummary(path.join(dir, 'summary.json'));
+  const n = s.network;
+  if (!n || typeof n !== 'object') throw new InputError(`${path.join(dir, 'summary.json')}: no "network" block`);
+  const pct = n.arrivals?.data_arrivals ? (100 * n.arrivals.marked) / n.arrivals.data_arrivals : 0;
+  return {
+    flows: s.flows,
+    complete: n.completion_us.complete,
+    completion_mean_us: n.completion_us.mean ?? null,
+    completion_max_us: n.completion_us.max ?? null,
+    fast_retransmit_episodes: n.fast_retransmit_episodes,
+    timeouts: n.timeouts,
+    retransmitted_segments: n.retransmitted_segments,
+    queue_mean_packets: n.queue?.packets.mean ?? null,
+    queue_p99_packets: n.queue?.packets.p99 ?? null,
+    queue_mean_bytes: n.queue?.bytes.mean ?? null,
+    marked_pct: pct,
+    queue_drops: n.queue_drops,
+    jain_index: n.jain_index,
+    goodput_gbps: s.goodput_gbps,
+    marking: n.marking,
+    sampled: Boolean(n.queue),
+  };
+}
+
+/// Runs tonic-ns3 then tonic-netsim on one scenario and pattern. Returns
+/// {skipped: reason} when tonic-ns3 refuses the scenario (exit 2: not
+/// modelled), else {dirs}.
+function runPair(o, config, dir, pattern) {
+  const opts = pattern.split(/\s+/).filter(Boolean);
+  const dirs = { tonic: path.join(dir, 'tonic'), ns3: path.join(dir, 'ns3') };
+  for (const d of Object.values(dirs)) {
+    fs.rmSync(d, { recursive: true, force: true });
+    fs.mkdirSync(d, { recursive: true });
+  }
+  const argv = (sim) => ['--config', config, '--out', dirs[sim], '--quiet', ...opts];
+  const r = spawnSync(path.resolve(o.ns3), argv('ns3'), { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status === 2) {
+    const why = (r.stderr ?? '').trim().split('\n').pop().replace(/^tonic-ns3: error: \S+: /, '');
+    return { skipped: why || 'tonic-ns3 refused the scenario' };
+  }
+  if (r.status !== 0 || r.error) runSimulator('tonic-ns3', path.resolve(o.ns3), argv('ns3'));  // throws with the command line
+  runSimulator('tonic-netsim', path.resolve(o.netsim), argv('tonic'));
+  return { dirs };
+}
+
+/// The network plot of a sampled run (null when it is not sampled or gnuplot fails).
+function networkPlot(dir, row, ns3Name) {
+  const flows = row.network.tonic.flows;
+  const k = row.network.tonic.marking?.k_packets ?? null;
+  const end = (sim) => {
+    const lines = fs.readFileSync(path.join(dir, sim, 'queue.csv'), 'utf8').trim().split('\n');
+    return Number(lines[lines.length - 1].split(',')[0]);
+  };
+  const runs = [
+    { name: 'Tonic (tonic-netsim)', cwndFlows: 'tonic/cwnd_flows.csv', queue: 'tonic/queue.csv', flows },
+    { name: ns3Name, cwndFlows: 'ns3/cwnd_flows.csv', queue: 'ns3/queue.csv', flows },
+  ];
+  const title = `${row.scenario}${row.pattern ? `, ${row.pattern}` : ''}: Tonic vs ${ns3Name}`;
+  return render(dir, 'network.png', networkScript({ png: 'network.png', title, runs, k, xmax: Math.max(end('tonic'), end('ns3')) }));
+}
+
+function runScenarios(o) {
+  const out = path.resolve(o.out);
+  const plots = gnuplotAvailable();
+  const ref = referenceProtocol(o.protocols);
+  const modelled = o.protocols.filter((p) => p.ns3).sort((a, b) => (b === ref) - (a === ref) || a.name.localeCompare(b.name));
+  if (!modelled.length) throw new InputError('--all: no protocol.json names an ns-3 TCP ("ns3")');
+  const rows = [];
+  for (const p of modelled) {
+    const ns3Name = `ns-3 ${p.ns3}`;
+    for (const [scenario, file] of Object.entries(p.scenarios)) {
+      const config = path.join(ROOT, file);
+      // The reference protocol's single.json under the patterns is the compare table already.
+      if (scenario === 'single' && p === ref && o.config && path.resolve(o.config) === config) continue;
+      const patterns = scenario === 'single' ? o.patterns : [''];
+      for (const pattern of patterns) {
+        const s = pattern ? slug(pattern) : '';
+        const label = [p.name, scenario, s].filter(Boolean).join('/');
+        const dir = path.join(out, label);
+        const base = { label, protocol: p.name, tcp: p.ns3, scenario, pattern, config: file };
+        const run = runPair(o, config, dir, pattern);
+        if (run.skipped) {
+          rows.push({ ...base, skipped: run.skipped });
+          process.stdout.write(`compare-suite: ${label}: skipped (${run.skipped})\n`);
+          continue;
+        }
+        let row;
+        try {
+          const traced = compareDirs(run.dirs.tonic, run.dirs.ns3, label);
+          row = {
+            ...base, tonic_dir: path.relative(ROOT, run.dirs.tonic), ns3_dir: path.relative(ROOT, run.dirs.ns3),
+            traced: { completion_time_us: traced.completion_time_us, completion_diff_pct: traced.completion_diff_pct,
+              fast_retransmit_episodes: traced.fast_retransmit_episodes, timeouts: traced.timeouts, verdict: traced.verdict, failed: traced.failed },
+            network: { tonic: networkFigures(run.dirs.tonic), ns3: networkFigures(run.dirs.ns3) },
+          };
+          if (plots) {
+            const failed = row.network.tonic.sampled && row.network.ns3.sampled ? networkPlot(dir, row, ns3Name)
+              : overlay(dir, 'network.png', { ...traced, pattern: pattern || 'no drops' }, ns3Name);
+            if (failed) {
+              process.stderr.write(`compare-suite: warning: ${label}: ${failed}\n`);
+            } else {
+              row.plot = path.relative(ROOT, path.join(dir, 'network.png'));
+              if (!pattern || pattern === o.patterns[0]) {
+                const doc = path.join(ROOT, 'docs', 'img', `compare_${p.name}_${scenario}.png`);
+                fs.mkdirSync(path.dirname(doc), { recursive: true });
+                fs.copyFileSync(path.join(dir, 'network.png'), doc);
+                row.plot = path.relative(ROOT, doc);
+              }
+            }
+          }
+        } catch (e) {
+          if (e instanceof InputError) throw new Fail(`${label}: ${e.message}`);
+          throw e;
+        }
+        rows.push(row);
+        process.stdout.write(`compare-suite: ${label}: Jain ${row.network.tonic.jain_index.toFixed(4)} / ${row.network.ns3.jain_index.toFixed(4)}\n`);
+      }
+    }
+  }
+  writeReport('compare_scenarios.json', rows, 'label', new Set(rows.map((r) => r.label)));
+  const both = (f, k) => (r) => (r.skipped ? '-' : `${f(r.network.tonic[k])} / ${f(r.network.ns3[k])}`);
+  const num = (d) => (v) => (v === null || v === undefined ? '-' : v.toFixed(d));
+  const int = (v) => String(v);
+  const table = markdownTable(rows, [
+    ['protocol (ns-3 TCP)', (r) => `${r.protocol} (${r.tcp})`],
+    ['scenario', (r) => `\`${r.scenario}\`${r.pattern ? ` \`${r.pattern}\`` : ''}`],
+    ['flows complete', (r) => (r.skipped ? `skipped: ${r.skipped.replaceAll('|', '/')}` : `${r.network.tonic.complete} / ${r.network.ns3.complete} of ${r.network.tonic.flows}`)],
+    ['completion mean (us)', both(num(1), 'completion_mean_us')],
+    ['completion max (us)', both(num(1), 'completion_max_us')],
+    ['fast retransmits', both(int, 'fast_retransmit_episodes')],
+    ['RTOs', both(int, 'timeouts')],
+    ['queue mean / p99 (packets)', (r) => (r.skipped ? '-' : ['tonic', 'ns3'].map((k) => `${num(1)(r.network[k].queue_mean_packets)}, ${num(0)(r.network[k].queue_p99_packets)}`).join(' / '))],
+    ['marked (%)', both(num(1), 'marked_pct')],
+    ['switch drops', both(int, 'queue_drops')],
+    ['Jain', both(num(4), 'jain_index')],
+    ['plot', (r) => (r.plot?.startsWith('docs/') ? `[png](${r.plot.replace(/^docs\//, '')})` : '-')],
+  ]);
+  const note = '\nEach cell: Tonic (tonic-netsim: the RTL in SystemC) / ns-3 (tonic-ns3 with the protocol.json "ns3" TCP). ' +
+    'Every scenario of every protocol with an ns-3 TCP (protocols/<p>/netsim/*.json); a single.json runs under the drop ' +
+    'patterns of the table above, another scenario once (its losses are the switch\'s). Figures over every flow ' +
+    '(summary.json "network", sim/common/net_stats.hpp): completion from a flow\'s first data segment to its last ack; ' +
+    'fast retransmits = entries into recovery; RTOs; the bottleneck port\'s queue sampled every samples.us (mean, p99; ' +
+    '- without samples); data packets marked CE at the bottleneck; drops at the switch; Jain\'s index of per-flow ' +
+    'throughput (flows.csv). Differences are explained in docs/netsim.md ("Network scenarios: why Tonic and ns-3 differ"). ' +
+    'Rows in build/reports/compare_scenarios.json, runs and every plot in build/compare/.\n';
+  updateResults('compare_scenarios', 'Every scenario of the protocols with an ns-3 TCP: Tonic vs ns-3 (scripts/compare-suite.mjs --all)', table + note);
+  process.stdout.write(`compare-suite: ${rows.length} scenario runs (${rows.filter((r) => r.skipped).length} skipped); wrote compare_scenarios.json, docs/results.md\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -163,6 +163,46 @@ export function overlayScript({ png, title, runs, xmax }) {
   ].join('\n') + '\n';
 }
 
+/// The network view of one scenario in both simulators: every flow's cwnd
+/// against time, one panel per simulator side by side (top), and the
+/// bottleneck queue of both against time with the marking threshold K
+/// when there is one (bottom). runs: [{name, cwndFlows: cwnd_flows.csv,
+/// flows: number of flow columns, queue: queue.csv}], Tonic first; k: K in
+/// packets or null; xmax: the end of the time axis (us).
+export function networkScript({ png, title, runs, k = null, xmax }) {
+  const colours = [BLUE, ORANGE];
+  const x = `set xrange [0:${xmax > 0 ? xmax : 1}]`;
+  const panel = (r) => [
+    `set title ${gpStr(`${r.name}: cwnd of every flow`)}`,
+    "set xlabel 'time (us)'",
+    "set ylabel 'cwnd (segments)'",
+    'set yrange [0:*]',
+    'unset key',
+    `plot for [i=2:${r.flows + 1}] ${gpStr(r.cwndFlows)} skip 1 using 1:(column(i) >= 0 ? column(i) : 1/0) with steps lw 1 notitle`,
+  ];
+  return [
+    ...preamble(png, 1400, 1000),
+    `set multiplot title ${gpStr(title)}`,
+    x,
+    'set size 0.5,0.5',
+    'set origin 0,0.47',
+    ...panel(runs[0]),
+    'set origin 0.5,0.47',
+    ...panel(runs[1]),
+    'set size 1,0.47',
+    'set origin 0,0',
+    "set title 'bottleneck queue (switch -> receiver)'",
+    "set ylabel 'queue (packets)'",
+    'set key below horizontal',
+    k ? `set arrow 1 from graph 0, first ${k} to graph 1, first ${k} nohead dt 3 lw 1.5 lc rgb 'gray40'` : 'unset arrow 1',
+    plotLine([
+      ...runs.map((r, i) => `${gpStr(r.queue)} skip 1 using 1:3 with steps lw 1.5 lc rgb '${colours[i]}' title ${gpStr(r.name)}`),
+      ...(k ? [`NaN with lines dt 3 lw 1.5 lc rgb 'gray40' title ${gpStr(`K = ${k} packets`)}`] : []),
+    ]),
+    'unset multiplot',
+  ].join('\n') + '\n';
+}
+
 /// random_programs.png: logic levels against estimated delay of checked
 /// programs (`points`: [{levels, delay_ns, verdict}], verdict pass,
 /// marginal or fail), the verdict bands' limits (`bands`: {pass,

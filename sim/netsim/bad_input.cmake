@@ -23,7 +23,7 @@ write_variant(unknown_key typo 1)
 string(JSON doc REMOVE "${good}" protocol)
 file(WRITE ${OUT}/missing_key.json "${doc}")
 write_variant(bad_type segment_bytes "\"big\"")
-write_variant(bad_protocol protocol "\"cubic\"")
+write_variant(bad_protocol protocol "\"no_such_protocol\"")
 string(JSON doc SET "${good}" tcp min_rto_us 1000)
 file(WRITE ${OUT}/bad_rto.json "${doc}")
 string(JSON doc SET "${good}" receiver ack_delay_us 40)
@@ -39,7 +39,7 @@ set(cases
   "--config|${OUT}/unknown_key.json@unknown key \"typo\""
   "--config|${OUT}/missing_key.json@missing key \"protocol\""
   "--config|${OUT}/bad_type.json@segment_bytes: must be an integer"
-  "--config|${OUT}/bad_protocol.json@no build of \"cubic\""
+  "--config|${OUT}/bad_protocol.json@no build of \"no_such_protocol\""
   "--config|${OUT}/bad_rto.json@no ${PROTOCOL} build matches"
   "--config|${OUT}/bad_ack_delay.json@ack_delay_us"
   "--config|${OUT}/bad_topology.json@topology.kind"

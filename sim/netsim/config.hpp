@@ -40,8 +40,12 @@ struct NetConfig {
   uint64_t buffer_bytes = 5'500'000;
   bool shared_buffer = true;
   bool ecn = false;
+  // ECN marking of data packets: RED-style (kmin/kmax/pmax) or, with
+  // k_bytes or k_packets set (one of them), threshold marking: CE when the
+  // port's instantaneous queue exceeds K on the packet's arrival.
   uint64_t kmin_bytes = 5'000, kmax_bytes = 200'000;
   double pmax = 0.01;
+  uint64_t k_bytes = 0, k_packets = 0;
   bool trim = false;
   bool pfc = false;
   uint64_t pfc_xoff_bytes = 0, pfc_xon_bytes = 0;
@@ -58,9 +62,13 @@ struct NetConfig {
   // traces
   double bin_us = 100;
   uint32_t bin_flows = 0;
+  double sample_us = 0;  // "samples": queue.csv / cwnd_flows.csv every sample_us (0: none)
+  // ns-3 only (tonic-ns3; tonic-netsim ignores them)
+  bool ns3_hystart = true;  // "ns3.hystart": TcpCubic's HyStart (ns-3 3.37's default: on)
   nlohmann::json raw;  // the scenario as read (tonic-ns3 copies it into summary.json)
 
   uint32_t flows() const { return senders * flows_per_sender; }
+  bool threshold_marking() const { return ecn && (k_bytes > 0 || k_packets > 0); }
   uint64_t segments_per_message() const { return (message_bytes + segment_bytes - 1) / segment_bytes; }
 };
 
@@ -107,7 +115,7 @@ inline NetConfig parse_config(const nlohmann::json& j) {
   c.raw = j;
   only_keys(j, "config", {"name", "protocol", "clock_ns", "topology", "flows_per_sender", "link", "segment_bytes",
                           "header_bytes", "ctl_bytes", "nic_queue_packets", "message_bytes", "messages", "duration_us", "max_time_us",
-                          "switch", "receiver", "tcp", "bins", "warmup_us", "doc"});
+                          "switch", "receiver", "tcp", "bins", "samples", "ns3", "warmup_us", "doc"});
   c.name = get<std::string>(j, "name", "config", true, "");
   c.protocol = get<std::string>(j, "protocol", "config", true, "");
   c.clock_ns = get<double>(j, "clock_ns", "config", true, 0);
@@ -171,13 +179,32 @@ inline NetConfig parse_config(const nlohmann::json& j) {
   c.buffer_bytes = get<uint64_t>(s, "buffer_bytes", "config.switch", true, 0);
   c.shared_buffer = get<bool>(s, "shared", "config.switch", false, true);
   if (s.contains("ecn") && !s.at("ecn").is_null()) {
-    only_keys(s.at("ecn"), "config.switch.ecn", {"kmin_bytes", "kmax_bytes", "pmax"});
+    const auto& e = s.at("ecn");
+    only_keys(e, "config.switch.ecn", {"kmin_bytes", "kmax_bytes", "pmax", "k_bytes", "k_packets"});
     c.ecn = true;
-    c.kmin_bytes = get<uint64_t>(s.at("ecn"), "kmin_bytes", "config.switch.ecn", true, 0);
-    c.kmax_bytes = get<uint64_t>(s.at("ecn"), "kmax_bytes", "config.switch.ecn", true, 0);
-    c.pmax = get<double>(s.at("ecn"), "pmax", "config.switch.ecn", true, 0);
-    if (c.kmax_bytes <= c.kmin_bytes || !(c.pmax > 0 && c.pmax <= 1))
-      throw std::invalid_argument("config.switch.ecn: needs kmin_bytes < kmax_bytes and 0 < pmax <= 1");
+    const bool red = e.contains("kmin_bytes") || e.contains("kmax_bytes") || e.contains("pmax");
+    const bool threshold = e.contains("k_bytes") || e.contains("k_packets");
+    if (red && threshold)
+      throw std::invalid_argument(
+          "config.switch.ecn: either kmin_bytes/kmax_bytes/pmax (RED-style) or one of k_bytes/k_packets (threshold), not both");
+    if (threshold) {
+      if (e.contains("k_bytes") && e.contains("k_packets"))
+        throw std::invalid_argument("config.switch.ecn: k_bytes and k_packets exclude each other (give one threshold K)");
+      c.k_bytes = get<uint64_t>(e, "k_bytes", "config.switch.ecn", false, 0);
+      c.k_packets = get<uint64_t>(e, "k_packets", "config.switch.ecn", false, 0);
+      const uint64_t packet = uint64_t{c.segment_bytes} + c.header_bytes;
+      if (e.contains("k_bytes") && (c.k_bytes < 1 || c.k_bytes >= c.buffer_bytes))
+        throw std::invalid_argument("config.switch.ecn.k_bytes: must be in [1, buffer_bytes) (a threshold at or above the buffer never marks)");
+      if (e.contains("k_packets") && (c.k_packets < 1 || c.k_packets > c.buffer_bytes / packet || c.k_packets * packet >= c.buffer_bytes))
+        throw std::invalid_argument("config.switch.ecn.k_packets: must be >= 1 and k_packets x (segment_bytes + header_bytes) below buffer_bytes "
+                                    "(a threshold at or above the buffer never marks)");
+    } else {
+      c.kmin_bytes = get<uint64_t>(e, "kmin_bytes", "config.switch.ecn", true, 0);
+      c.kmax_bytes = get<uint64_t>(e, "kmax_bytes", "config.switch.ecn", true, 0);
+      c.pmax = get<double>(e, "pmax", "config.switch.ecn", true, 0);
+      if (c.kmax_bytes <= c.kmin_bytes || !(c.pmax > 0 && c.pmax <= 1))
+        throw std::invalid_argument("config.switch.ecn: needs kmin_bytes < kmax_bytes and 0 < pmax <= 1");
+    }
   }
   c.trim = get<bool>(s, "trim", "config.switch", false, false);
   if (s.contains("pfc") && !s.at("pfc").is_null()) {
@@ -215,6 +242,17 @@ inline NetConfig parse_config(const nlohmann::json& j) {
     c.bin_us = get<double>(j.at("bins"), "us", "config.bins", true, 0);
     c.bin_flows = get<uint32_t>(j.at("bins"), "flows", "config.bins", true, 0);
     if (!(c.bin_us > 0)) throw std::invalid_argument("config.bins.us: must be > 0");
+  }
+  if (j.contains("samples")) {
+    only_keys(j.at("samples"), "config.samples", {"us"});
+    c.sample_us = get<double>(j.at("samples"), "us", "config.samples", true, 0);
+    const double end = c.duration_us > 0 ? c.duration_us : c.max_time_us;
+    if (!(c.sample_us >= 0.01) || end / c.sample_us > 1e7)
+      throw std::invalid_argument("config.samples.us: must be >= 0.01 and give at most 10^7 samples over the run");
+  }
+  if (j.contains("ns3")) {
+    only_keys(j.at("ns3"), "config.ns3", {"hystart"});
+    c.ns3_hystart = get<bool>(j.at("ns3"), "hystart", "config.ns3", false, true);
   }
   return c;
 }

@@ -2,8 +2,8 @@
 // The network of tonic-netsim (docs/netsim.md) as SystemC modules: packets,
 // point-to-point links (serialization at the link rate, then a propagation
 // delay, with an optional PFC-style pause) and an output-queued switch
-// (shared or per-port buffer, drop-tail, RED-style ECN marking with
-// Kmin/Kmax/Pmax, optional NDP payload trimming, optional PFC pause of the
+// (shared or per-port buffer, drop-tail, ECN marking RED-style with
+// Kmin/Kmax/Pmax or at a threshold K, optional NDP payload trimming, optional PFC pause of the
 // upstream links, optional adaptive-routing-like reordering).
 //
 // Time is SystemC time (1 ps resolution). The NICs (nic.hpp) are clocked
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/common/net_stats.hpp"  // ArrivalStats
 #include "tonic/rx_types.hpp"  // RxCtl
 #include "tonic/rng.hpp"
 
@@ -138,9 +139,10 @@ class Link : public sc_core::sc_module {
 struct SwitchConfig {
   uint64_t buffer_bytes = 5'500'000;  // shared by all egress ports, or per port
   bool shared = true;
-  bool ecn = false;                   // RED-style marking of data packets on enqueue
+  bool ecn = false;                   // ECN marking of data packets on enqueue: RED-style (kmin/kmax/pmax) ...
   uint64_t kmin_bytes = 5'000, kmax_bytes = 200'000;
   double pmax = 0.01;
+  uint64_t k_bytes = 0, k_packets = 0;  // ... or, one of these set, CE iff the port holds more than K on arrival
   bool trim = false;                  // NDP: a data packet that does not fit loses its payload
   uint32_t trim_bytes = 64;           // what is left of a trimmed packet on the wire
   bool pfc = false;                   // pause the upstream links while an egress queue is above xoff
@@ -154,6 +156,7 @@ struct SwitchConfig {
 struct SwitchStats {
   uint64_t enqueued = 0, dropped = 0, trimmed = 0, marked = 0, reordered = 0, pfc_pauses = 0;
   uint64_t max_queue_bytes = 0;
+  sim::ArrivalStats arrivals;  // data packets enqueued: the queue each found, marked or not
 };
 
 /// An output-queued switch. Each egress port is a Link (its queue is the
@@ -172,7 +175,7 @@ class Switch : public sc_core::sc_module, public PacketSink {
   void add_port(uint32_t host, Link* egress) {
     if (host >= port_of_.size()) port_of_.resize(host + 1, -1);
     port_of_[host] = static_cast<int>(ports_.size());
-    ports_.push_back({egress, 0});
+    ports_.push_back({egress, 0, 0});
     egress->on_sent = [this, i = ports_.size() - 1](const Packet& p) { release(i, p); };
   }
   /// The links into the switch, paused by PFC.
@@ -193,12 +196,16 @@ class Switch : public sc_core::sc_module, public PacketSink {
   }
 
   const SwitchStats& stats() const { return st_; }
+  /// What the port towards `host` holds: bytes and packets waiting, the
+  /// one being serialized included (what a marking or drop decision sees).
   uint64_t queue_bytes(uint32_t host) const { return ports_.at(port_of_.at(host)).bytes; }
+  uint64_t queue_packets(uint32_t host) const { return ports_.at(port_of_.at(host)).packets; }
 
  private:
   struct Port {
     Link* link;
     uint64_t bytes;
+    uint64_t packets;
   };
 
   void enqueue(Packet p) {
@@ -217,7 +224,14 @@ class Switch : public sc_core::sc_module, public PacketSink {
         return;
       }
     }
-    if (cfg_.ecn && p.kind == Packet::Kind::kData && !p.trimmed) {
+    if (cfg_.ecn && p.kind == Packet::Kind::kData && !p.trimmed && (cfg_.k_bytes || cfg_.k_packets)) {
+      // Threshold marking (RFC 8257's switch): the instantaneous queue the
+      // packet finds, in the unit of K, above K -> CE; never a drop.
+      if (cfg_.k_packets ? port.packets > cfg_.k_packets : port.bytes > cfg_.k_bytes) {
+        p.ce = true;
+        ++st_.marked;
+      }
+    } else if (cfg_.ecn && p.kind == Packet::Kind::kData && !p.trimmed) {
       const uint64_t q = port.bytes;
       double prob = 0;
       if (q >= cfg_.kmax_bytes) prob = 1;
@@ -227,7 +241,9 @@ class Switch : public sc_core::sc_module, public PacketSink {
         ++st_.marked;
       }
     }
+    if (p.kind == Packet::Kind::kData && !p.trimmed) st_.arrivals.arrival(port.bytes, port.packets, p.ce);
     port.bytes += p.bytes;
+    ++port.packets;
     total_ += p.bytes;
     st_.max_queue_bytes = std::max(st_.max_queue_bytes, port.bytes);
     ++st_.enqueued;
@@ -237,6 +253,7 @@ class Switch : public sc_core::sc_module, public PacketSink {
 
   void release(size_t i, const Packet& p) {
     ports_[i].bytes -= p.bytes;
+    --ports_[i].packets;
     total_ -= p.bytes;
     update_pfc();
   }

@@ -68,6 +68,8 @@ struct SenderConfig {
   uint32_t msg_segments = 0;     // go-back-0: segments per message (restart granularity)
   bool restart_on_nack = false;  // go-back-0 driver: REMOVE, ADD at the message start, POST
   int trace_flow = -1;           // flow id on this host whose cwnd / tx are traced
+  bool sample_cwnd = false;      // keep every flow's cwnd (cwnd_flows.csv): the probe port alternates
+                                 // between the traced flow and the others, round robin
   uint32_t dma_packets = 2;      // DMA stage: packets the host link may hold before seg_ready_i drops
   double start_us = 0;           // the driver ADDs the flows at this time
   uint64_t holdoff_cycles = 0;   // window_mode sender: a RESEND of a packet sent this recently is ignored
@@ -107,9 +109,12 @@ inline double ru_gbps(uint64_t ru, double clock_ns) { return double(ru) / 104857
 class SenderNicBase : public sc_core::sc_module, public PacketSink {
  public:
   SenderNicBase(sc_core::sc_module_name n, const SenderConfig& cfg, Link* egress)
-      : sc_module(n), cfg_(cfg), egress_(egress), fl_(cfg.flows) {}
+      : sc_module(n), cfg_(cfg), egress_(egress), fl_(cfg.flows), cwnd_(cfg.flows, -1) {}
   void receive(const Packet& p) override { ingress_.push_back(p); }
   const std::vector<SenderFlow>& flows() const { return fl_; }
+  /// The last cwnd (segments) the probe port showed for each flow (-1: not
+  /// probed yet; window protocols with sample_cwnd only).
+  const std::vector<int64_t>& cwnd() const { return cwnd_; }
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
   virtual uint64_t cycles() const = 0;
@@ -132,6 +137,7 @@ class SenderNicBase : public sc_core::sc_module, public PacketSink {
   SenderConfig cfg_;
   Link* egress_;
   std::vector<SenderFlow> fl_;
+  std::vector<int64_t> cwnd_;
   std::deque<Packet> ingress_;
 
  private:
@@ -194,7 +200,14 @@ class SenderNic : public SenderNicBase {
       if (cfg_.restart_on_nack && r.type == RxType::kNack && r.flow < fl_.size()) restart(r);
     }
     d.seg_ready_i = egress_->backlog_packets() < cfg_.dma_packets;
-    if (cfg_.trace_flow >= 0) d.probe_flow_i = static_cast<uint32_t>(cfg_.trace_flow);
+    // The probe port reads the state a cycle after its address: what it
+    // shows now is the flow set in the previous cycle (probed_).
+    uint32_t probe = cfg_.trace_flow >= 0 ? static_cast<uint32_t>(cfg_.trace_flow) : 0;
+    if (cfg_.sample_cwnd && fl_.size() > 1 && (h_.cycle() & 1)) {
+      probe = next_probe_;
+      next_probe_ = (next_probe_ + 1) % static_cast<uint32_t>(fl_.size());
+    }
+    if (cfg_.trace_flow >= 0 || cfg_.sample_cwnd) d.probe_flow_i = probe;
     h_.eval();
     if (d.ctrl_valid_i && d.ctrl_ready_o) {
       const Ctrl k = ctrl_.front();
@@ -216,6 +229,7 @@ class SenderNic : public SenderNicBase {
     if (d.seg_valid_o && d.seg_ready_i) segment(d);
     if (d.note_valid_o && d.note_ready_i) note(d.note_flow_o, d.note_acked_o);
     traces_of(d);
+    probed_ = probe;
     if (d.cr_enq_drop_o) fail("CR ring overflow");
     h_.tick();
   }
@@ -305,7 +319,9 @@ class SenderNic : public SenderNicBase {
       if (per.timeout) ++fl_[per.flow].timeouts;
       rate(per);
     }
-    if (pp.window && cfg_.trace_flow >= 0 && traces.cwnd && fl_[cfg_.trace_flow].first_tx_us >= 0)
+    if (pp.window && cfg_.sample_cwnd && probed_ < cwnd_.size()) cwnd_[probed_] = d.probe_wnd_o;
+    if (pp.window && cfg_.trace_flow >= 0 && probed_ == static_cast<uint32_t>(cfg_.trace_flow) && traces.cwnd &&
+        fl_[cfg_.trace_flow].first_tx_us >= 0)
       traces.cwnd(t_us(), d.probe_wnd_o, ss_);
   }
 
@@ -330,6 +346,8 @@ class SenderNic : public SenderNicBase {
   std::deque<RxCmd> rx_;
   int64_t ss_ = -1;
   uint32_t last_rate_ = ~0u;
+  uint32_t probed_ = cfg_.trace_flow >= 0 ? static_cast<uint32_t>(cfg_.trace_flow) : 0;  // flow the probe port shows
+  uint32_t next_probe_ = 0;  // round robin of sample_cwnd
 };
 
 /// The receiver-side settings of a run.

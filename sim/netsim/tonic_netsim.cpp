@@ -39,6 +39,7 @@
 #include "nic.hpp"
 #include "window_mode_nic.hpp"
 #include "sim/common/drop_rule.hpp"
+#include "sim/common/net_stats.hpp"
 #include "sim/common/progress.hpp"
 #include "sim/common/run_output.hpp"
 #include "tonic/net_models.hpp"
@@ -52,6 +53,26 @@ namespace {
 namespace registry = tonic::registry;
 
 constexpr uint64_t kAckDelayCycles = 2000;  // rx_1024x128 AckDelay
+
+/// Calls `fn` at time 0 and every `every` after (the scenario's "samples").
+class Sampler : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Sampler);
+  Sampler(sc_core::sc_module_name n, sc_time every, std::function<void()> fn)
+      : sc_module(n), every_(every), fn_(std::move(fn)) {
+    SC_THREAD(run);
+  }
+
+ private:
+  void run() {
+    for (;;) {
+      fn_();
+      wait(every_);
+    }
+  }
+  sc_time every_;
+  std::function<void()> fn_;
+};
 
 /// A sender build: protocol, Verilated model and what the scenario must
 /// agree with. Every entry but the window-mode sender comes from the
@@ -274,6 +295,8 @@ int run(const Options& o) {
   swc.kmin_bytes = c.kmin_bytes;
   swc.kmax_bytes = c.kmax_bytes;
   swc.pmax = c.pmax;
+  swc.k_bytes = c.k_bytes;
+  swc.k_packets = c.k_packets;
   swc.trim = c.trim;
   swc.pfc = c.pfc;
   swc.pfc_xoff_bytes = c.pfc_xoff_bytes;
@@ -313,6 +336,7 @@ int run(const Options& o) {
     sc.msg_segments = static_cast<uint32_t>(c.segments_per_message());
     sc.restart_on_nack = b.host_restart;
     sc.trace_flow = s == traced_sender ? int(traced_local) : (b.probe.rate_lo >= 0 ? 0 : -1);
+    sc.sample_cwnd = c.sample_us > 0 && b.probe.window;
     sc.probe = b.probe;
     sc.clock = clock;
     sc.start_us = c.start_us[s];
@@ -365,6 +389,18 @@ int run(const Options& o) {
   }
   down[R]->connect(receiver.get());
   bind_clk(receiver.get());
+
+  // The scenario's samples: the bottleneck port (towards the receiver) and every flow's cwnd.
+  sim::NetStats net(out, c.flows(), c.sample_us);
+  std::unique_ptr<Sampler> sampler;
+  if (c.sample_us > 0) {
+    sampler = std::make_unique<Sampler>("sampler", sc_time(c.sample_us, sc_core::SC_US), [&] {
+      std::vector<int64_t> cwnd;
+      cwnd.reserve(c.flows());
+      for (auto& s : senders) cwnd.insert(cwnd.end(), s->cwnd().begin(), s->cwnd().end());
+      net.sample(now_us(), sw.queue_bytes(R), sw.queue_packets(R), cwnd);
+    });
+  }
 
   // Run: in slices, until every flow completes (bounded) or the duration.
   const double end_us = c.duration_us > 0 ? c.duration_us : c.max_time_us;
@@ -512,6 +548,25 @@ int run(const Options& o) {
                          {"nack_supp", st.nack_supp}, {"cnp_supp", st.cnp_supp}, {"ctl_sent", st.ctl_sent},
                          {"unknown", st.unknown}, {"trimmed", st.trimmed}, {"completed", st.completed}};
   }
+  std::vector<sim::FlowStat> fstats;
+  for (uint32_t s = 0; s < S; ++s)
+    for (uint32_t f = 0; f < fps; ++f) {
+      const SenderFlow& sf = senders[s]->flows()[f];
+      sim::FlowStat st;
+      st.key = s * fps + f;
+      st.sender = s;
+      st.flow = f;
+      st.first_tx_us = sf.first_tx_us;
+      st.completion_us = sf.done_us >= 0 && sf.first_tx_us >= 0 ? sf.done_us - sf.first_tx_us : -1;
+      st.throughput_mbps = rows[st.key].throughput_mbps;
+      st.fast_retransmits = sf.fr_episodes;
+      st.timeouts = sf.timeouts;
+      st.retransmits = sf.rtx;
+      fstats.push_back(st);
+    }
+  extra["network"] = net.finish(fstats, sw.stats().arrivals,
+                                sim::marking_json(c.ecn, c.k_bytes, c.k_packets, c.kmin_bytes, c.kmax_bytes, c.pmax),
+                                sw.stats().dropped);
   std::string first_error = receiver->first_error();
   for (auto& s : senders)
     if (first_error.empty()) first_error = s->first_error();
@@ -527,6 +582,16 @@ int run(const Options& o) {
   fmt::print("  per-flow throughput: mean {:.2f} Mb/s, stddev {:.3f}, min {:.2f}, max {:.2f}; switch: dropped {}, marked {}, max queue {} B\n",
              mean, sd, mn, mx, sw.stats().dropped, sw.stats().marked, sw.stats().max_queue_bytes);
   if (sum.completion_time_us >= 0) fmt::print("  traced flow {}: completion {:.3f} us\n", o.trace_flow, sum.completion_time_us);
+  {
+    const nlohmann::json& nw = extra["network"];
+    fmt::print("  network: Jain {:.4f}, {} flows complete", nw["jain_index"].get<double>(),
+               nw["completion_us"]["complete"].get<uint64_t>());
+    if (!nw["queue"].is_null())
+      fmt::print(", bottleneck queue mean {:.1f} packets (p99 {}), {} of {} data packets marked",
+                 nw["queue"]["packets"]["mean"].get<double>(), nw["queue"]["packets"]["p99"].get<double>(),
+                 sw.stats().arrivals.marked, sw.stats().arrivals.data);
+    fmt::print("\n");
+  }
   fmt::print("  output: {}\n", o.out);
   if (errors()) {
     fmt::print(stderr, "tonic-netsim: FAILED: {}\n", first_error);

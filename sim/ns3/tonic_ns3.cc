@@ -11,8 +11,13 @@
 //
 // Topology: sender host(s) -> one switch (an IPv4 router) -> one receiver
 // host, point-to-point links, a drop-tail byte-limited queue per egress
-// port and no traffic-control queue disc. One BulkSendApplication per flow,
-// one PacketSink per flow (port kBasePort + flow key) on the receiver.
+// port and no traffic-control queue disc, except with threshold marking
+// (switch.ecn k_packets / k_bytes): then the bottleneck port (switch ->
+// receiver) is a RedQueueDisc set to mark CE above K (mark_at_k). One
+// BulkSendApplication per flow, one PacketSink per flow (port kBasePort +
+// flow key) on the receiver. The network figures (flow_stats.csv, and with
+// "samples" queue.csv and cwnd_flows.csv) come from sim/common/net_stats.hpp,
+// as tonic-netsim's.
 //
 // Exit status: 0 ok, 1 a run-time error (output not writable, ns-3
 // refused a trace), 2 bad command line or config.
@@ -41,6 +46,7 @@
 #include <ns3/traffic-control-module.h>
 
 #include "sim/common/drop_rule.hpp"
+#include "sim/common/net_stats.hpp"
 #include "sim/common/run_output.hpp"
 #include "sim/netsim/config.hpp"
 #include "tonic/ns3_models.hpp"
@@ -56,6 +62,10 @@ using tonic::sim::RunSummary;
 constexpr uint16_t kBasePort = 1024;     // flow key k listens on kBasePort + k
 constexpr uint32_t kMaxFlows = 60000;    // so that every port fits in 16 bits
 constexpr uint32_t kHeaderBytes = 42;    // TCP 20 + IPv4 20 + PPP 2 (no options)
+constexpr uint32_t kPppBytes = 2;        // on the wire, not in a queue disc's item size
+// With a queue disc, the bottleneck device queue holds one packet (and one
+// more is on the wire): the rest waits in the queue disc, where RED sees it.
+constexpr uint32_t kOutsideDisc = 2;
 
 /// A bad command line or config: exit status 2.
 struct UsageError : std::runtime_error {
@@ -77,18 +87,37 @@ double stop_us(const NetConfig& c) { return c.duration_us > 0 ? std::min(c.durat
 /// config's protocol (check_ns3); the sockets take it (WindowSafeTcpFactory).
 ns3::TypeId g_congestion;
 
+/// --tcp: an ns-3 TCP congestion control that replaces the protocol's (an
+/// ns-3-only run, e.g. of a congestion control no protocol folder names yet).
+std::string g_tcp_override;
+
+/// The ns-3 TcpCongestionOps of a class name without "ns3::"; UsageError
+/// naming `what` when ns-3 3.37 has none. The test is the C++ class of an
+/// instance, not the TypeId tree: ns-3 3.37 registers TcpCubic's TypeId
+/// with TcpSocketBase as its parent although the class derives from
+/// TcpCongestionOps (ns-3's own socket factory casts the same way).
+ns3::TypeId congestion_type(const std::string& name, const std::string& what) {
+  ns3::TypeId tid;
+  bool ok = ns3::TypeId::LookupByNameFailSafe(std::string("ns3::") + name, &tid) && tid.HasConstructor();
+  if (ok) {
+    ns3::ObjectFactory f;
+    f.SetTypeId(tid);
+    ok = ns3::DynamicCast<ns3::TcpCongestionOps>(f.Create()) != nullptr;
+  }
+  if (!ok) throw UsageError(what + " is " + name + ", not a TCP congestion control of ns-3 3.37");
+  return tid;
+}
+
 /// The ns-3 TCP that models a protocol (protocol.json "ns3"), as an ns-3
 /// TypeId; UsageError for a protocol of no ns-3 TCP or not in the registry.
+/// --tcp replaces it (the protocol must still be one of the registry).
 ns3::TypeId congestion_of(const std::string& protocol) {
   const std::string names = *tonic::registry::kNs3Protocols ? tonic::registry::kNs3Protocols : "none";
   const tonic::registry::Ns3Model* m = tonic::registry::find_ns3(protocol);
   if (!m) throw UsageError("\"" + protocol + "\" is not a protocol of the registry (ns-3 runs: " + names + ")");
+  if (!g_tcp_override.empty()) return congestion_type(g_tcp_override, "--tcp");
   if (!*m->tcp) throw UsageError("\"" + protocol + "\" names no ns-3 TCP (protocol.json \"ns3\"; ns-3 runs: " + names + ")");
-  ns3::TypeId tid;
-  if (!ns3::TypeId::LookupByNameFailSafe(std::string("ns3::") + m->tcp, &tid) ||
-      !tid.IsChildOf(ns3::TcpCongestionOps::GetTypeId()))
-    throw UsageError("\"" + protocol + "\": protocol.json \"ns3\" is " + m->tcp + ", not a TCP congestion control of ns-3 3.37");
-  return tid;
+  return congestion_type(m->tcp, "\"" + protocol + "\": protocol.json \"ns3\"");
 }
 
 /// Refuses (UsageError naming the key) what tonic-ns3 does not model.
@@ -108,7 +137,17 @@ void check_ns3(const NetConfig& c) {
   if (c.messages != 1) fail("messages", "must be 1 for ns-3 (one BulkSend message per flow)");
   if (c.buffer_bytes < c.segment_bytes + kHeaderBytes || c.buffer_bytes > std::numeric_limits<uint32_t>::max())
     fail("switch.buffer_bytes", fmt::format("must be in [{}, 2^32) for ns-3", c.segment_bytes + kHeaderBytes));
-  if (c.ecn) fail("switch.ecn", "must be null for ns-3 (no ECN marking)");
+  const uint64_t packet = uint64_t{c.segment_bytes} + kHeaderBytes;
+  if (c.ecn && !c.threshold_marking())
+    fail("switch.ecn", "ns-3 models threshold marking only (k_packets or k_bytes), not kmin_bytes/kmax_bytes/pmax");
+  if (c.k_packets && c.k_packets < kOutsideDisc + 1)
+    fail("switch.ecn.k_packets", fmt::format("must be >= {} for ns-3 (the device holds {} packets outside RED's queue disc)",
+                                             kOutsideDisc + 1, kOutsideDisc));
+  if (c.k_bytes && c.k_bytes <= (kOutsideDisc + 1) * packet)
+    fail("switch.ecn.k_bytes", fmt::format("must be above {} for ns-3 (the device holds {} packets outside RED's queue disc)",
+                                           (kOutsideDisc + 1) * packet, kOutsideDisc));
+  if (c.threshold_marking() && c.buffer_bytes < (kOutsideDisc + 1) * packet)
+    fail("switch.buffer_bytes", fmt::format("must hold at least {} packets for ns-3 with marking", kOutsideDisc + 1));
   if (c.trim) fail("switch.trim", "must be false for ns-3 (no trimming)");
   if (c.pfc) fail("switch.pfc", "must be null for ns-3 (no PFC)");
   if (c.reorder != 0 || c.reorder_max_ns != 0) fail("switch.reorder", "must be null for ns-3 (no reordering)");
@@ -171,6 +210,25 @@ struct Flow {
   uint64_t recoveries = 0;  // entries into CA_RECOVERY
   uint64_t loss_entries = 0;// entries into CA_LOSS
   uint64_t timeouts = 0;    // RTO expiries (the RTO doubles on each)
+  uint32_t cwnd = 0;        // bytes, from the socket's CongestionWindow trace (for the samples)
+};
+
+/// The bottleneck port (switch -> receiver): what it holds, counted as
+/// tonic-netsim's switch counts it (wire bytes, the packet being serialized
+/// included), and what each data packet found on arrival.
+struct Bottleneck {
+  ns3::Ptr<ns3::QueueDisc> disc;                    // RED with threshold marking, else null
+  ns3::Ptr<ns3::Queue<ns3::Packet>> device_queue;   // the switch device's queue (frames with PPP)
+  uint64_t wire_bytes = 0, wire_packets = 0;        // the frame being serialized
+  tonic::sim::ArrivalStats arrivals;
+
+  /// A queue disc item's size is the IP packet: add the PPP header.
+  uint64_t bytes() const {
+    uint64_t b = device_queue->GetNBytes() + wire_bytes;
+    if (disc) b += disc->GetNBytes() + kPppBytes * uint64_t{disc->GetNPackets()};
+    return b;
+  }
+  uint64_t packets() const { return device_queue->GetNPackets() + wire_packets + (disc ? disc->GetNPackets() : 0); }
 };
 
 struct Run {
@@ -184,6 +242,7 @@ struct Run {
   uint64_t queue_drops = 0;  // the switch's drop-tail buffers
   uint64_t host_drops = 0;   // host NIC queues (expected 0)
   uint64_t rule_drops = 0;
+  Bottleneck bottleneck;
 
   double now_us() const { return static_cast<double>(ns3::Simulator::Now().GetNanoSeconds()) / 1000.0; }
 };
@@ -297,6 +356,8 @@ void on_rx(Flow* f, ns3::Ptr<const ns3::Packet>, const ns3::TcpHeader& h, ns3::P
   }
 }
 
+void on_flow_cwnd(Flow* f, uint32_t, uint32_t now) { f->cwnd = now; }
+
 void on_cong_state(Flow* f, ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now) {
   if (now == ns3::TcpSocketState::CA_RECOVERY) ++f->recoveries;
   if (now == ns3::TcpSocketState::CA_LOSS) ++f->loss_entries;
@@ -350,6 +411,10 @@ void hook_sockets(Run* r, CwndTrace* ct, uint32_t sender) {
     connect(s, "Rx", ns3::MakeBoundCallback(&on_rx, &f));
     connect(s, "CongState", ns3::MakeBoundCallback(&on_cong_state, &f));
     connect(s, "RTO", ns3::MakeBoundCallback(&on_rto, &f));
+    if (r->cfg.sample_us > 0) {
+      f.cwnd = r->cfg.init_cwnd * r->cfg.segment_bytes;
+      connect(s, "CongestionWindow", ns3::MakeBoundCallback(&on_flow_cwnd, &f));
+    }
     if (f.traced) {
       connect(s, "CongestionWindow", ns3::MakeBoundCallback(&on_cwnd, ct));
       connect(s, "SlowStartThreshold", ns3::MakeBoundCallback(&on_ssthresh, ct));
@@ -381,6 +446,106 @@ void set_defaults(const NetConfig& c) {
   const uint32_t window = c.max_window_segments * c.segment_bytes;
   ns3::Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(window));
   ns3::Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(std::max<uint32_t>(8 * window, 1u << 20)));
+  // ECN-capable sockets (RFC 3168 negotiation, ECT on data) whenever the
+  // switch marks: RED marks only ECN-capable packets and would drop the
+  // others. TcpDctcp switches its sockets to its own ECN mode (ECT(0),
+  // per-packet CE echo) whatever this says.
+  ns3::Config::SetDefault("ns3::TcpSocketBase::UseEcn", EnumValue(c.ecn ? TcpSocketState::On : TcpSocketState::Off));
+  // TcpCubic's hybrid slow start: on by default in ns-3 3.37; scenario key ns3.hystart.
+  ns3::Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(c.ns3_hystart));
+}
+
+/// The attributes of the run's congestion control as set (ns-3 3.37's
+/// defaults unless set_defaults changed them), for summary.json.
+json congestion_attributes() {
+  json a = json::object();
+  for (uint32_t i = 0; i < g_congestion.GetAttributeN(); ++i) {
+    const ns3::TypeId::AttributeInformation& info = g_congestion.GetAttribute(i);
+    a[info.name] = info.initialValue->SerializeToString(info.checker);
+  }
+  return a;
+}
+
+/// Threshold marking at the bottleneck port (switch.ecn k_packets /
+/// k_bytes): ns-3's RedQueueDisc with the instantaneous queue (QW 1),
+/// MinTh = MaxTh, Gentle off, UseEcn on and UseHardDrop off, so that every
+/// packet that finds the queue at or above MaxTh is marked CE (a packet
+/// that is not ECN-capable would be dropped) and none below it is. RED
+/// sees only its own queue: the device's queue holds one more packet (its
+/// MaxSize is 1 packet) and one is on the wire, kOutsideDisc in all, so
+/// "the port holds more than K" is "RED holds K - 1 or more" in packets
+/// (exact) and RED's bytes >= (K + 1 - 2 frames) less 2 PPP bytes per
+/// packet RED holds in bytes (within a few bytes). The queue disc's limit
+/// is the buffer less those two packets. Returns the RED parameters used.
+json mark_at_k(const NetConfig& c, ns3::Ptr<ns3::NetDevice> port, Bottleneck& b) {
+  using namespace ns3;
+  const uint64_t frame = uint64_t{c.segment_bytes} + kHeaderBytes;
+  const uint64_t ip = frame - kPppBytes;
+  QueueSize limit;
+  double th = 0;
+  if (c.k_packets) {
+    limit = QueueSize(QueueSizeUnit::PACKETS, static_cast<uint32_t>(c.buffer_bytes / frame - kOutsideDisc));
+    th = static_cast<double>(c.k_packets - (kOutsideDisc - 1));
+  } else {
+    limit = QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>((c.buffer_bytes / frame - kOutsideDisc) * ip));
+    th = std::ceil(static_cast<double>(c.k_bytes + 1 - kOutsideDisc * frame) * static_cast<double>(ip) / static_cast<double>(frame));
+  }
+  TrafficControlHelper red;
+  red.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", QueueSizeValue(limit), "MinTh", DoubleValue(th), "MaxTh",
+                       DoubleValue(th), "QW", DoubleValue(1.0), "Gentle", BooleanValue(false), "UseEcn",
+                       BooleanValue(true), "UseHardDrop", BooleanValue(false), "MeanPktSize",
+                       UintegerValue(static_cast<uint32_t>(ip)), "LinkBandwidth",
+                       DataRateValue(DataRate(static_cast<uint64_t>(c.link_gbps * 1e9))), "LinkDelay",
+                       TimeValue(NanoSeconds(c.link_delay_ns)));
+  b.disc = red.Install(port).Get(0);
+  DynamicCast<PointToPointNetDevice>(port)->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, 1));
+  return {{"queue_disc", "ns3::RedQueueDisc"}, {"MaxSize", limit.GetValue()},
+          {"unit", c.k_packets ? "packets" : "bytes"}, {"MinTh", th}, {"MaxTh", th}, {"QW", 1.0},
+          {"Gentle", false}, {"UseEcn", true}, {"UseHardDrop", false}, {"device_queue_packets", 1}};
+}
+
+/// The payload bytes of a TCP segment whose IP header is off (0: SYN, FIN, pure ack).
+uint32_t tcp_payload(ns3::Ptr<const ns3::Packet> p) {
+  ns3::TcpHeader tcp;
+  if (p->PeekHeader(tcp) == 0) return 0;
+  return p->GetSize() - tcp.GetSerializedSize();
+}
+
+/// A data packet entered the bottleneck's queue disc: record the queue it
+/// found (the disc has already counted it) and whether RED marked it.
+void on_disc_enqueue(Bottleneck* b, ns3::Ptr<const ns3::QueueDiscItem> item) {
+  ns3::Ptr<const ns3::Ipv4QueueDiscItem> v4 = ns3::DynamicCast<const ns3::Ipv4QueueDiscItem>(item);
+  if (!v4 || tcp_payload(item->GetPacket()) == 0) return;
+  const bool ce = v4->GetHeader().GetEcn() == ns3::Ipv4Header::ECN_CE;
+  b->arrivals.arrival(b->bytes() - (item->GetSize() + kPppBytes), b->packets() - 1, ce);
+}
+
+/// A data frame entered the bottleneck device's queue with no queue disc
+/// in front (drop-tail): the queue it found (the queue has counted it).
+void on_device_enqueue(Bottleneck* b, ns3::Ptr<const ns3::Packet> frame) {
+  ns3::Ptr<ns3::Packet> c = frame->Copy();
+  ns3::PppHeader ppp;
+  ns3::Ipv4Header ip;
+  if (c->RemoveHeader(ppp) == 0 || ppp.GetProtocol() != 0x0021 || c->RemoveHeader(ip) == 0) return;
+  if (ip.GetProtocol() != ns3::TcpL4Protocol::PROT_NUMBER || tcp_payload(c) == 0) return;
+  b->arrivals.arrival(b->bytes() - frame->GetSize(), b->packets() - 1, ip.GetEcn() == ns3::Ipv4Header::ECN_CE);
+}
+
+void on_wire_begin(Bottleneck* b, ns3::Ptr<const ns3::Packet> frame) {
+  b->wire_bytes = frame->GetSize();
+  b->wire_packets = 1;
+}
+void on_wire_end(Bottleneck* b, ns3::Ptr<const ns3::Packet>) { b->wire_bytes = b->wire_packets = 0; }
+
+/// One sample of the bottleneck and of every flow's cwnd (segments; -1
+/// before the flow's first data segment), then the next.
+void sample(Run* r, tonic::sim::NetStats* net) {
+  std::vector<int64_t> cwnd;
+  cwnd.reserve(r->flows.size());
+  for (const Flow& f : r->flows)
+    cwnd.push_back(f.first_tx_ns < 0 ? -1 : static_cast<int64_t>(f.cwnd / r->cfg.segment_bytes));
+  net->sample(r->now_us(), r->bottleneck.bytes(), r->bottleneck.packets(), cwnd);
+  ns3::Simulator::Schedule(us(r->cfg.sample_us), &sample, r, net);
 }
 
 int run(Run& r) {
@@ -420,10 +585,15 @@ int run(Run& r) {
 
   // buffer_bytes is the switch's buffer per egress port; a host's NIC queue
   // never drops (it only holds the windows of its own flows).
+  // A switch port of tonic-netsim counts the frame on the wire in its
+  // buffer; an ns-3 device queue holds only the frames waiting: it gets the
+  // buffer less one data frame.
+  const uint64_t frame = uint64_t{c.segment_bytes} + kHeaderBytes;
   for (uint32_t i = 0; i < all.GetN(); ++i) {
     Ptr<PointToPointNetDevice> dev = DynamicCast<PointToPointNetDevice>(all.Get(i));
-    if (dev->GetNode() != sw.Get(0))
-      dev->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, std::numeric_limits<uint32_t>::max()));
+    const uint64_t max = dev->GetNode() != sw.Get(0) ? std::numeric_limits<uint32_t>::max()
+                                                     : std::max(frame, c.buffer_bytes - std::min(frame, c.buffer_bytes));
+    dev->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(max)));
   }
 
   // Buffer overflow: a full device queue drops on enqueue; without a queue
@@ -441,6 +611,21 @@ int run(Run& r) {
     connect(nodes.Get(i)->GetObject<TrafficControlLayer>(), "TcDrop", MakeBoundCallback(count_drop, n));
   }
   Ptr<PointToPointNetDevice> rx_nic = DynamicCast<PointToPointNetDevice>(down.Get(1));
+
+  // The bottleneck port: threshold marking, and what it holds.
+  Bottleneck& b = r.bottleneck;
+  Ptr<PointToPointNetDevice> port = DynamicCast<PointToPointNetDevice>(down.Get(0));
+  json red = nullptr;
+  if (c.threshold_marking()) {
+    red = mark_at_k(c, port, b);
+    connect(b.disc, "Enqueue", MakeBoundCallback(&on_disc_enqueue, &b));
+    auto count_disc_drop = +[](uint64_t* n, Ptr<const QueueDiscItem>) { ++*n; };
+    connect(b.disc, "Drop", MakeBoundCallback(count_disc_drop, &r.queue_drops));
+  }
+  b.device_queue = port->GetQueue();
+  if (!b.disc) connect(b.device_queue, "Enqueue", MakeBoundCallback(&on_device_enqueue, &b));
+  connect(port, "PhyTxBegin", MakeBoundCallback(&on_wire_begin, &b));
+  connect(port, "PhyTxEnd", MakeBoundCallback(&on_wire_end, &b));
 
   const Ipv4Address rx_ip = rx_if.GetAddress(1);
   r.flows.resize(c.flows());
@@ -482,6 +667,8 @@ int run(Run& r) {
     Simulator::Schedule(NanoSeconds(warmup_ns), [&r] {
       for (Flow& f : r.flows) f.acked_warmup = f.acked;
     });
+  tonic::sim::NetStats net(*r.out, c.flows(), c.sample_us);
+  if (c.sample_us > 0) Simulator::Schedule(Seconds(0), &sample, &r, &net);
   const Time stop = us(stop_us(c));
   if (!r.quiet)
     for (int k = 1; k < 10; ++k) Simulator::Schedule(stop * k / 10, &progress, &r, k);
@@ -527,6 +714,23 @@ int run(Run& r) {
     s.goodput_gbps = static_cast<double>(s.bytes_acked) * 8.0 / static_cast<double>(last_ns - first_ns);
 
   r.out->flows(rows);
+  std::vector<tonic::sim::FlowStat> fstats;
+  for (const Flow& f : r.flows) {
+    tonic::sim::FlowStat st;
+    st.key = f.key;
+    st.sender = f.sender;
+    st.flow = f.number;
+    st.first_tx_us = f.first_tx_ns >= 0 ? static_cast<double>(f.first_tx_ns) / 1000.0 : -1;
+    st.completion_us = f.done_ns >= 0 && f.first_tx_ns >= 0 ? static_cast<double>(f.done_ns - f.first_tx_ns) / 1000.0 : -1;
+    st.throughput_mbps = rows[f.key].throughput_mbps;
+    st.fast_retransmits = f.recoveries;
+    st.timeouts = f.timeouts;
+    st.retransmits = f.retransmits;
+    fstats.push_back(st);
+  }
+  const json network = net.finish(fstats, b.arrivals,
+                                  tonic::sim::marking_json(c.ecn, c.k_bytes, c.k_packets, c.kmin_bytes, c.kmax_bytes, c.pmax),
+                                  r.queue_drops);
   json options = {{"drops", std::vector<uint64_t>(r.rule.list.begin(), r.rule.list.end())},
                   {"drop_every", r.rule.every},
                   {"loss", r.rule.loss},
@@ -541,8 +745,12 @@ int run(Run& r) {
                 {"data_phase_us", first_ns >= 0 ? static_cast<double>(last_ns - first_ns) / 1000.0 : 0.0},
                 {"ns3", {{"version", "3.37"},
                          {"congestion_control", g_congestion.GetName()},
+                         {"congestion_attributes", congestion_attributes()},
                          {"recovery", "ns3::TcpClassicRecovery"},
-                         {"limited_transmit", false}}},
+                         {"limited_transmit", false},
+                         {"ecn", c.ecn},
+                         {"marking", red}}},
+                {"network", network},
                 {"options", options},
                 {"config", c.raw}};
   r.out->summary(s, extra);
@@ -554,6 +762,13 @@ int run(Run& r) {
              r.rule_drops, r.queue_drops);
   fmt::print("traced flow {}: completion {:.3f} us, {} fast-retransmit episodes, {} timeouts -> {}\n", r.trace_flow,
              s.completion_time_us, s.fast_retransmit_episodes, s.timeouts, r.out->dir().string());
+  fmt::print("network: Jain {:.4f}, {} flows complete", network["jain_index"].get<double>(),
+             network["completion_us"]["complete"].get<uint64_t>());
+  if (!network["queue"].is_null())
+    fmt::print(", bottleneck queue mean {:.1f} packets (p99 {}), {} of {} data packets marked",
+               network["queue"]["packets"]["mean"].get<double>(), network["queue"]["packets"]["p99"].get<double>(),
+               b.arrivals.marked, b.arrivals.data);
+  fmt::print("\n");
   return 0;
 }
 
@@ -579,6 +794,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of --loss")->capture_default_str();
   app.add_option("--trace-flow", trace_flow, "flow key traced in cwnd.csv / tx.csv / the summary")
       ->capture_default_str();
+  app.add_option("--tcp", g_tcp_override,
+                 "run this ns-3 TCP congestion control (e.g. TcpCubic) instead of the protocol's protocol.json \"ns3\"");
   app.add_flag("--quiet", quiet, "no progress lines on stderr");
   try {
     app.parse(argc, argv);

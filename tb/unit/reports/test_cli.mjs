@@ -121,7 +121,7 @@ test('--help: every declared option with its value name, help and default', () =
 const SCRIPTS = {
   'bench.mjs': ['--cycles', '--filter', '--no-build-times'],
   'check-protocol.mjs': ['--window', '--json', '--strict', '--skip-top', '--keep', '--quiet'],
-  'compare-suite.mjs': ['--netsim', '--ns3', '--config', '--out', '--pattern'],
+  'compare-suite.mjs': ['--netsim', '--ns3', '--config', '--out', '--pattern', '--all'],
   'compare.mjs': ['--json', '--label'],
   'experiments.mjs': [],
   'fuzz.mjs': ['--seconds', '--targets', '--jobs', '--build', '--keep-corpus', '--libfuzzer'],
