@@ -890,6 +890,7 @@ TEST_CASE("rxmodel: NDP random arrivals: one ack or nack per packet, pulls paced
         x.type = ref::kRxNack;
         x.cause = RxCause::kTrimmed;
         x.sack_idx = static_cast<uint32_t>(s.base + a->i);
+        x.echo = echo_of(0, false);  // no stamp given: stamp 0
         ++nacks;
       } else {
         const uint64_t i = a->i;
@@ -993,6 +994,7 @@ TEST_CASE("rxmodel: RoCE random go-back-N traffic: ACK/NACK/CNP exactly as an in
   auto put = [&](uint32_t f, ref::RxType t, uint64_t cyc, RxCause cause) {
     F& s = fl[f];
     expect.push_back(rx_event(f, t, static_cast<uint32_t>(s.base + s.exp), cyc, cause));
+    if (t == ref::kRxNack) expect.back().echo = echo_of(0, false);  // no stamp given: stamp 0
     if (t != ref::kRxCnp) {
       s.unacked = 0;
       s.timer = false;
@@ -1128,6 +1130,7 @@ TEST_CASE("rxmodel: IRN random traffic with drops and reordering: every ACK/NACK
       x.type = ref::kRxNack;
       x.sack_valid = true;
       x.sack_idx = static_cast<uint32_t>(s.base + i);
+      x.echo = echo_of(0, false);  // no stamp given: stamp 0
       ++sacks;
     }
     expect.push_back(x);

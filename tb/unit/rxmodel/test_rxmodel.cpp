@@ -654,6 +654,8 @@ struct IndepFlow {
   uint64_t next_new = 0;
   uint64_t cum_seen = 0;
   std::set<uint64_t> sacked;
+  Echo tsr;                      // TS.Recent
+  std::vector<uint64_t> reported;  // starts of the runs the last ack reported
   bool acked_once = false;
   uint32_t last_cum = 0;
 };
@@ -693,7 +695,13 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
     drops.drop_at(2, fl[2].base + 10, 0);
 
     uint64_t cycle = 0;
-    std::deque<std::pair<uint32_t, uint64_t>> wire;  // small reorder buffer
+    struct Wire {
+      uint32_t f;
+      uint64_t i;
+      uint32_t ts;  // the cycle it was sent
+      bool rtx;
+    };
+    std::deque<Wire> wire;  // small reorder buffer
     std::vector<AckEvent> expect;
     std::vector<uint64_t> expect_fm;  // independent first missing when each ack was due
     uint64_t offered = 0, acks_checked = 0, timer_acks = 0;
@@ -709,6 +717,31 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
         a.sack_valid = true;
         a.sack_idx = static_cast<uint32_t>(s.base + seg);
       }
+      a.echo = s.tsr;
+      if (rc.sack) {
+        // SACK blocks: the run of the segment when held, then the runs
+        // the last ack reported, each as it stands now, none twice.
+        auto run_of = [&](uint64_t x) {
+          uint64_t lo = x, hi = x + 1;
+          while (lo > s.fm + 1 && s.above.count(lo - 1)) --lo;
+          while (s.above.count(hi)) ++hi;
+          return std::make_pair(lo, hi);
+        };
+        std::vector<std::pair<uint64_t, uint64_t>> runs;
+        if (sack_ok && seg > s.fm && s.above.count(seg)) runs.push_back(run_of(seg));
+        for (uint64_t lo : s.reported) {
+          if (runs.size() == kSackBlocks) break;
+          if (!s.above.count(lo)) continue;
+          const auto r = run_of(lo);
+          if (std::find(runs.begin(), runs.end(), r) == runs.end()) runs.push_back(r);
+        }
+        s.reported.clear();
+        for (size_t b = 0; b < runs.size(); ++b) {
+          a.blks[b] = SackBlock{true, static_cast<uint32_t>(s.base + runs[b].first),
+                                static_cast<uint32_t>(s.base + runs[b].second)};
+          s.reported.push_back(runs[b].first);
+        }
+      }
       s.unacked = 0;
       s.timer = false;
       expect.push_back(a);
@@ -721,8 +754,10 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
       std::sort(due.begin(), due.end());
       for (auto [d, f] : due) indep_emit(f, d, AckCause::kTimer, false, 0);
     };
-    auto indep_segment = [&](uint64_t c, uint32_t f, uint64_t i) {
+    auto indep_segment = [&](uint64_t c, uint32_t f, uint64_t i, uint32_t ts, bool rtx) {
       IndepFlow& s = fl[f];
+      // TS.Recent: an in-order segment with no ack pending, or the first.
+      if ((i == s.fm && s.unacked == 0) || !s.tsr.valid) s.tsr = echo_of(ts, rtx);
       if (i < s.fm) return indep_emit(f, c, AckCause::kDuplicate, true, i);
       if (i >= s.fm + window) return indep_emit(f, c, AckCause::kBeyondWindow, false, i);
       if (s.above.count(i)) return indep_emit(f, c, AckCause::kDuplicate, true, i);
@@ -750,9 +785,11 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
         const AckEvent& a = got[k];
         INFO("ack " << acks_checked << ": flow " << a.flow << " cum " << a.cum_ack << " sack "
                     << a.sack_valid << "/" << a.sack_idx << " cycle " << a.cycle << " cause "
-                    << to_string(a.cause) << "; expected cum " << expect[k].cum_ack << " sack "
-                    << expect[k].sack_valid << "/" << expect[k].sack_idx << " cycle "
-                    << expect[k].cycle << " cause " << to_string(expect[k].cause));
+                    << to_string(a.cause) << " echo " << str(a.echo) << " blks " << str(a.blks)
+                    << "; expected cum " << expect[k].cum_ack << " sack " << expect[k].sack_valid
+                    << "/" << expect[k].sack_idx << " cycle " << expect[k].cycle << " cause "
+                    << to_string(expect[k].cause) << " echo " << str(expect[k].echo) << " blks "
+                    << str(expect[k].blks));
         REQUIRE(a == expect[k]);
         IndepFlow& s = fl[a.flow];
         const uint64_t fm = expect_fm[k];
@@ -776,11 +813,11 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
       expect_fm.clear();
     };
     auto deliver = [&](size_t k) {
-      const auto [f, i] = wire[k];
+      const Wire w = wire[k];
       wire.erase(wire.begin() + static_cast<std::ptrdiff_t>(k));
       indep_timers(cycle);
-      indep_segment(cycle, f, i);
-      rx.segment(cycle, f, static_cast<uint32_t>(fl[f].base + i));
+      indep_segment(cycle, w.f, w.i, w.ts, w.rtx);
+      rx.segment(cycle, w.f, static_cast<uint32_t>(fl[w.f].base + w.i), w.ts, w.rtx);
       check_acks();
     };
 
@@ -816,7 +853,8 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
       for (auto it = s.sacked.begin(); it != s.sacked.end() && *it < s.cum_seen;)
         it = s.sacked.erase(it);
       ++offered;
-      if (!drops.offer(f, static_cast<uint32_t>(s.base + i), rtx)) wire.emplace_back(f, i);
+      if (!drops.offer(f, static_cast<uint32_t>(s.base + i), rtx))
+        wire.push_back(Wire{f, i, static_cast<uint32_t>(cycle), rtx});
       // The wire holds up to a few segments and lets a random one overtake.
       const size_t hold = static_cast<size_t>(rng.below(6));
       while (wire.size() > hold)
