@@ -69,9 +69,9 @@
 // arrival and the arriving offset; tonic_rx_sack finds block 0's ends in
 // WVEC, keeps each flow's reported runs in a block-RAM word of its own
 // and hands back the blocks as offsets from cum_ack. The control queue
-// stores those offsets in the blocks' fields (their high bits are always 0
-// and fold away) and ctl_o adds cum_ack, so the queue holds 2 x
-// (log2(W) + 1) bits per block instead of 64.
+// stores a packet as rx_ctl_t without its blocks (the struct's last field)
+// plus each block as {valid, two offsets}, and ctl_o adds cum_ack back:
+// 2 x (log2(W) + 1) bits per block and queue entry instead of 64.
 //
 // Bad input is counted in stats_o and dropped without any other state
 // change: a flow id out of range or not open, a zombie (window mode).
@@ -814,7 +814,40 @@ module tonic_rx_engine
   // Control queue: up to four pushes per cycle (stage 2's three, the
   // pacer's PULL), one pop. Flow control counts the stage-2 packets as
   // queued (ctl_room), so the bounds of the header hold unchanged.
-  rx_ctl_t [CtlDepth-1:0] cq_q;
+  // An entry: rx_ctl_t above its blocks, and the blocks as offsets.
+  localparam int unsigned BlksW = $bits(sack_blks_t);
+  localparam int unsigned HeadW = $bits(rx_ctl_t) - BlksW;
+  localparam int unsigned OffW  = $clog2(W) + 1;
+  typedef struct packed {
+    logic            valid;
+    logic [OffW-1:0] lo, hi;  // offsets from cum_ack
+  } blk_off_t;
+  typedef struct packed {
+    logic [HeadW-1:0]                head;  // rx_ctl_t's bits above blks
+    blk_off_t [SackBlocks-1:0]       blks;
+  } cq_ent_t;
+
+  // blks must be rx_ctl_t's last field (its low bits) for the split above.
+  function automatic logic blks_last();
+    rx_ctl_t probe;
+    probe      = '0;
+    probe.blks = '1;
+    return probe[BlksW-1:0] == '1 && probe[$bits(rx_ctl_t)-1:BlksW] == '0;
+  endfunction
+  if (!blks_last()) begin : g_check_blks
+    $fatal(1, "tonic_rx_engine: rx_ctl_t.blks must be the struct's last field");
+  end
+
+  function automatic cq_ent_t to_ent(rx_ctl_t c);
+    to_ent.head = c[$bits(rx_ctl_t)-1:BlksW];
+    for (int i = 0; i < SackBlocks; i++) begin
+      to_ent.blks[i].valid = c.blks[i].valid;
+      to_ent.blks[i].lo    = c.blks[i].lo[OffW-1:0];
+      to_ent.blks[i].hi    = c.blks[i].hi[OffW-1:0];
+    end
+  endfunction
+
+  cq_ent_t [CtlDepth-1:0] cq_q;
   logic [CtlW-1:0] cq_rd_q, cq_wr_q;
   logic            ctl_pop;
   logic [2:0]      n_push;
@@ -824,11 +857,14 @@ module tonic_rx_engine
   assign ctl_valid_o = ctl_cnt_q != '0;
   // Block ends are queued as offsets from cum_ack: add it back.
   always_comb begin
-    ctl_o = cq_q[cq_rd_q];
+    cq_ent_t e;
+    e     = cq_q[cq_rd_q];
+    ctl_o = rx_ctl_t'({e.head, BlksW'(0)});
     for (int i = 0; i < SackBlocks; i++) begin
-      if (ctl_o.blks[i].valid) begin
-        ctl_o.blks[i].lo = ctl_o.cum_ack + ctl_o.blks[i].lo;
-        ctl_o.blks[i].hi = ctl_o.cum_ack + ctl_o.blks[i].hi;
+      if (e.blks[i].valid) begin
+        ctl_o.blks[i].valid = 1'b1;
+        ctl_o.blks[i].lo    = ctl_o.cum_ack + 32'(e.blks[i].lo);
+        ctl_o.blks[i].hi    = ctl_o.cum_ack + 32'(e.blks[i].hi);
       end
     end
   end
@@ -851,10 +887,10 @@ module tonic_rx_engine
   end
 
   always_ff @(posedge clk_i) begin
-    if (p_a_q)    cq_q[cq_wr_q] <= q_a_pkt;
-    if (p_b_q)    cq_q[wa_b]    <= q_b_pkt;
-    if (p_sc_q)   cq_q[wa_s]    <= p_sc_pkt_q;
-    if (pace_pop) cq_q[wa_p]    <= pl_pkt;
+    if (p_a_q)    cq_q[cq_wr_q] <= to_ent(q_a_pkt);
+    if (p_b_q)    cq_q[wa_b]    <= to_ent(q_b_pkt);
+    if (p_sc_q)   cq_q[wa_s]    <= to_ent(p_sc_pkt_q);
+    if (pace_pop) cq_q[wa_p]    <= to_ent(pl_pkt);
   end
 
   // ---------------------------------------------------------------------
