@@ -637,6 +637,87 @@ TEST_CASE("rxmodel: link reordering is off by default and opt-in", "[rxmodel][sm
 }
 
 // ---------------------------------------------------------------------------
+// Echo, SACK blocks, CE state (docs/design/receiver.md)
+
+TEST_CASE("rxmodel: acks echo TS.Recent: the earliest a delayed ack covers, the last advance for "
+          "an out-of-order arrival, a hole fill's own",
+          "[rxmodel][smoke]") {
+  TcpReceiver rx(delayed(50));
+  rx.open(0, 0);
+  rx.segment(1, 0, 0, 100);
+  auto a = rx.take_acks();
+  CHECK(a.empty());
+  rx.segment(2, 0, 1, 101, true);  // 2nd: acks both, echoes 0's
+  rx.segment(3, 0, 3, 102);        // out of order: TS.Recent, still 0's (1 came with 0 pending)
+  rx.segment(4, 0, 2, 103, true);  // fills the hole: its own, rtx
+  a = rx.take_acks();
+  REQUIRE(a.size() == 3);
+  CHECK(a[0].echo == echo_of(100, false));
+  CHECK(a[1].echo == echo_of(100, false));
+  CHECK(a[2].echo == echo_of(103, true));
+  rx.segment(10, 0, 4, 104);  // pending: the timer ack echoes it
+  rx.advance(100);
+  a = rx.take_acks();
+  REQUIRE(a.size() == 1);
+  CHECK((a[0].cause == AckCause::kTimer && a[0].echo == echo_of(104, false)));
+  // A caller that passes no stamp: stamp 0, valid; no CE given: ecn 0.
+  TcpReceiver plain(per_segment());
+  plain.segment(1, 3, 0);
+  a = plain.take_acks();
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].echo == echo_of(0, false));
+  CHECK_FALSE(a[0].ecn);
+  CHECK(a[0].blks == SackBlocks{});
+}
+
+TEST_CASE("rxmodel: SACK blocks: the triggering run first, then the last report's runs still held",
+          "[rxmodel][smoke]") {
+  TcpReceiver rx(per_segment(true, 64));
+  rx.open(0, 0);
+  for (uint32_t i : {2u, 3u, 6u, 9u, 12u}) rx.segment(i, 0, i);
+  auto a = rx.take_acks();
+  REQUIRE(a.size() == 5);
+  CHECK(a[1].blks == SackBlocks{SackBlock{true, 2, 4}});
+  CHECK(a[3].blks == (SackBlocks{SackBlock{true, 9, 10}, SackBlock{true, 6, 7}, SackBlock{true, 2, 4}}));
+  CHECK(a[4].blks == (SackBlocks{SackBlock{true, 12, 13}, SackBlock{true, 9, 10}, SackBlock{true, 6, 7}}));
+  rx.segment(20, 0, 0);  // in order: cum 1, the remembered runs
+  rx.segment(21, 0, 1);  // cum 4: 2-3 was forgotten anyway
+  rx.segment(22, 0, 5);  // joins 6: block 0 = 5-6
+  a = rx.take_acks();
+  REQUIRE(a.size() == 3);
+  CHECK((a[0].cum_ack == 1 && a[0].blks == (SackBlocks{SackBlock{true, 12, 13}, SackBlock{true, 9, 10},
+                                                       SackBlock{true, 6, 7}})));
+  CHECK((a[1].cum_ack == 4 && a[1].blks == (SackBlocks{SackBlock{true, 12, 13}, SackBlock{true, 9, 10},
+                                                       SackBlock{true, 6, 7}})));
+  CHECK(a[2].blks == (SackBlocks{SackBlock{true, 5, 7}, SackBlock{true, 12, 13}, SackBlock{true, 9, 10}}));
+}
+
+TEST_CASE("rxmodel: ce_state_acks: a CE change acks the pending segments first, ecn = the state",
+          "[rxmodel][smoke]") {
+  RxConfig c = delayed(50);
+  c.ce_state_acks = true;
+  TcpReceiver rx(c);
+  rx.open(0, 0);
+  rx.segment(1, 0, 0, 1, false, false);  // pending
+  rx.segment(2, 0, 1, 2, false, true);   // change: ack of 0 (ecn 0), then 1 pending
+  rx.segment(3, 0, 2, 3, false, true);   // ack of 1-2, ecn 1
+  rx.segment(4, 0, 3, 4, false, true);   // pending
+  rx.advance(100);                       // timer: ecn 1
+  const auto a = rx.take_acks();
+  REQUIRE(a.size() == 3);
+  CHECK((a[0].cause == AckCause::kCeChange && a[0].cum_ack == 1 && !a[0].ecn && a[0].echo == echo_of(1, false)));
+  CHECK((a[1].cause == AckCause::kDelayedCount && a[1].cum_ack == 3 && a[1].ecn && a[1].echo == echo_of(2, false)));
+  CHECK((a[2].cause == AckCause::kTimer && a[2].cum_ack == 4 && a[2].ecn));
+  // Without the bit: ecn is the mark of the segment that caused the ack.
+  TcpReceiver old(delayed(50));
+  old.segment(1, 0, 0, 0, false, true);
+  old.segment(2, 0, 1, 0, false, false);
+  const auto b = old.take_acks();
+  REQUIRE(b.size() == 1);
+  CHECK_FALSE(b[0].ecn);
+}
+
+// ---------------------------------------------------------------------------
 // Random runs against an independent model
 
 namespace {
