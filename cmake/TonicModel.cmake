@@ -218,7 +218,8 @@ endfunction()
 # variables (generated/manifest.cmake: TONIC_CONFIGS, TONIC_CONFIG_<name>_*,
 # TONIC_PROTOCOLS), registry.mjs writes the C++ protocol registry
 # (generated/tonic/*.hpp) and rtl-types.mjs the layout of tonic_top's
-# counter ports from its package (tonic/stats_layout.hpp); CMake never
+# counter ports from its package (tonic/stats_layout.hpp) and of the
+# receiver's ports (tonic/rx_layout.hpp); CMake never
 # parses a manifest itself. Editing a
 # manifest, a descriptor or a user_configs.vh, or adding a protocol folder,
 # re-runs the configure step.
@@ -241,7 +242,7 @@ endforeach()
 include(${TONIC_GENERATED_DIR}/manifest.cmake)
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TONIC_CONFIG_SOURCES}
              ${CMAKE_SOURCE_DIR}/rtl/dd/tonic_dd_pkg.sv ${CMAKE_SOURCE_DIR}/rtl/common/tonic_wire_pkg.sv
-             ${CMAKE_SOURCE_DIR}/scripts/rtl-types.mjs)
+             ${CMAKE_SOURCE_DIR}/rtl/rx/tonic_rx_pkg.sv ${CMAKE_SOURCE_DIR}/scripts/rtl-types.mjs)
 
 # tonic_lib: the C++ library the products (sim/) and the tests (tb/) share,
 # headers only: lib/tonic/ (port types, top driver, scoreboard, receiver /

@@ -7,11 +7,17 @@
 // file restates it; and the wire and control codes (tonic_wire_pkg::
 // rx_type_e, tonic_dd_pkg::ctrl_op_e, rx_err_e, ctrl_err_e) as
 // tonic/wire_codes.hpp (enum class RxType / CtrlOp / RxErr / CtrlErr, the
-// package's value names without their common prefix);
+// package's value names without their common prefix, and
+// tonic_wire_pkg::SackBlocks as kSackBlocks);
 // and the bit layout of the status and trace ports (status_t, dd_trace_t,
 // dd_ns_trace_t) as tonic/port_layout.hpp (one {lsb, width} per field), which
 // the one parser of those ports (lib/tonic/port_fields.hpp) reads, with
-// tonic_top's parameter defaults (layout::top::kRingN, ...).
+// tonic_top's parameter defaults (layout::top::kRingN, ...);
+// and the bit layout of the receiver's ports (tonic_rx_pkg: rx_cfg_t,
+// rx_desc_t, rx_dlv_t, rx_ctl_t, rx_stats_t; tonic_wire_pkg: echo_t,
+// sack_blk_t, the fields inside rx_ctl_t's echo and blocks) as
+// tonic/rx_layout.hpp, which the receiver's port packing
+// (lib/tonic/rx_ports.hpp) reads.
 //
 // usage: node scripts/rtl-types.mjs --cpp DIR
 // Exit 2 if the package cannot be read (the message names the struct).
@@ -26,6 +32,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PKG = path.join(ROOT, 'rtl', 'dd', 'tonic_dd_pkg.sv');
 const WIRE_PKG = path.join(ROOT, 'rtl', 'common', 'tonic_wire_pkg.sv');
 const TOP = path.join(ROOT, 'rtl', 'tonic_top.sv');
+const RX_PKG = path.join(ROOT, 'rtl', 'rx', 'tonic_rx_pkg.sv');
 
 /// The integer parameter defaults of tonic_top (`parameter int unsigned
 /// Name = N`): {Name: N}.
@@ -79,6 +86,9 @@ export function wireCodesCpp() {
     'namespace tonic {',
     '',
     codesCpp('tonic_wire_pkg', 'rx_type_e (rx_type_i, the control packets\' type)', 'RxType', enumValues(WIRE_PKG, 'rx_type_e')),
+    '',
+    '/// tonic_wire_pkg::SackBlocks: the SACK blocks one control packet carries.',
+    `inline constexpr unsigned kSackBlocks = ${sackBlocks()};`,
     '',
     codesCpp('tonic_dd_pkg', 'ctrl_op_e (ctrl_op_i)', 'CtrlOp', enumValues(PKG, 'ctrl_op_e')),
     '',
@@ -226,17 +236,130 @@ export function portLayoutCpp() {
   ].join('\n');
 }
 
+/// The `localparam int unsigned Name = N;` values of package texts: {Name: N}.
+function packageParams(texts) {
+  const out = {};
+  for (const t of texts) {
+    for (const m of t.matchAll(/localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;/g)) out[m[1]] = Number(m[2]);
+  }
+  return out;
+}
+
+/// A packed range bound: a number, a package localparam, or one of them
+/// plus or minus a number (`SackBlocks-1`).
+function bound(expr, params, where) {
+  const e = expr.trim();
+  const m = e.match(/^(\w+)\s*(?:([-+])\s*(\d+))?$/);
+  if (m) {
+    const base = /^\d+$/.test(m[1]) ? Number(m[1]) : params[m[1]];
+    if (base !== undefined) return m[2] === '-' ? base - Number(m[3]) : m[2] === '+' ? base + Number(m[3]) : base;
+  }
+  throw new Error(`${where}: cannot evaluate the range bound "${e}"`);
+}
+
+/// The width of a packed type declared in one of the package files: a
+/// `typedef logic [A:B]`, an enum over logic (with or without a range), a
+/// `typedef struct packed`, or a packed array `typedef T [A:B] name`.
+function packedWidth(files, type) {
+  return packedType(files, type).width;
+}
+
+/// A packed type of the package files: {width, fields} (fields only for a
+/// struct: [{name, lsb, width}], first field most significant).
+function packedType(files, type) {
+  // Comments dropped first: they may hold braces ({node, context, MSGID}).
+  const texts = files.map((f) => fs.readFileSync(f, 'utf8').replace(/\/\/.*$/gm, ''));
+  const where = files.map((f) => path.relative(ROOT, f)).join(', ');
+  const params = packageParams(texts);
+  for (const t of texts) {
+    let m = t.match(new RegExp(`typedef\\s+(?:enum\\s+)?logic\\s*(?:\\[([^\\]:]+):([^\\]]+)\\])?\\s*(?:\\{[^{}]*\\}\\s*)?${type}\\s*;`));
+    if (m) return { width: m[1] === undefined ? 1 : bound(m[1], params, where) - bound(m[2], params, where) + 1 };
+    m = t.match(new RegExp(`typedef\\s+struct\\s+packed\\s*\\{([^{}]*)\\}\\s*${type}\\s*;`));
+    if (m) {
+      const fields = m[1].split(';').map((f) => f.trim()).filter(Boolean).map((f) => {
+        const g = f.match(/^(?:logic\s*(?:\[([^\]:]+):([^\]]+)\])?|(?:\w+::)?(\w+))\s+(\w+)$/);
+        if (!g) throw new Error(`${where}: ${type}: cannot read the field "${f}"`);
+        const width = g[3] ? packedWidth(files, g[3])
+          : g[1] !== undefined ? bound(g[1], params, where) - bound(g[2], params, where) + 1 : 1;
+        return { name: g[4], width };
+      });
+      let lsb = 0;
+      for (const f of [...fields].reverse()) {
+        f.lsb = lsb;
+        lsb += f.width;
+      }
+      return { width: lsb, fields };
+    }
+    m = t.match(new RegExp(`typedef\\s+(?:\\w+::)?(\\w+)\\s*\\[([^\\]:]+):([^\\]]+)\\]\\s*${type}\\s*;`));
+    if (m) return { width: packedWidth(files, m[1]) * (bound(m[2], params, where) - bound(m[3], params, where) + 1) };
+  }
+  throw new Error(`${where}: no packed typedef ${type}`);
+}
+
+/// tonic_wire_pkg::SackBlocks: the SACK blocks of one control packet.
+export function sackBlocks() {
+  const v = packageParams([fs.readFileSync(WIRE_PKG, 'utf8')]).SackBlocks;
+  if (v === undefined) throw new Error(`${path.relative(ROOT, WIRE_PKG)}: no localparam int unsigned SackBlocks = N;`);
+  return v;
+}
+
+/// tonic/rx_layout.hpp: the receiver's port structs (tonic_rx_pkg) and the
+/// wire structs inside its control packet (tonic_wire_pkg), one {lsb,
+/// width} per field.
+export function rxLayoutCpp() {
+  const files = [RX_PKG, WIRE_PKG];
+  const ns = (cppNs, pkg, type, what) => {
+    const { fields, width } = packedType(files, type);
+    return [
+      `/// ${pkg}::${type} (${what}), ${width} bits.`,
+      `namespace ${cppNs} {`,
+      `inline constexpr unsigned kWidth = ${width};`,
+      ...fields.map((f) => `inline constexpr PortField ${camel(f.name)}{${f.lsb}, ${f.width}};`),
+      `}  // namespace ${cppNs}`,
+    ].join('\n');
+  };
+  return [
+    '// SPDX-License-Identifier: Apache-2.0',
+    '// Generated by scripts/rtl-types.mjs from rtl/rx/tonic_rx_pkg.sv and',
+    '// rtl/common/tonic_wire_pkg.sv at configure time. Do not edit: change the',
+    '// packages.',
+    '#pragma once',
+    '',
+    '#include "tonic/port_layout.hpp"  // PortField',
+    '',
+    'namespace tonic::layout {',
+    '',
+    ns('rx_cfg', 'tonic_rx_pkg', 'rx_cfg_t', 'cfg_i'),
+    '',
+    ns('rx_desc', 'tonic_rx_pkg', 'rx_desc_t', 'data_i'),
+    '',
+    ns('rx_dlv', 'tonic_rx_pkg', 'rx_dlv_t', 'dlv_o'),
+    '',
+    ns('rx_ctl', 'tonic_rx_pkg', 'rx_ctl_t', 'ctl_o'),
+    '',
+    ns('rx_stats', 'tonic_rx_pkg', 'rx_stats_t', 'stats_o'),
+    '',
+    ns('echo', 'tonic_wire_pkg', 'echo_t', 'inside rx_ctl_t.echo: bits from the field\'s lsb'),
+    '',
+    ns('sack_blk', 'tonic_wire_pkg', 'sack_blk_t', 'one of rx_ctl_t.blks, block i from the field\'s lsb + i * kWidth'),
+    '',
+    '}  // namespace tonic::layout',
+    '',
+  ].join('\n');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values: opts } = cli({
     name: 'rtl-types',
-    description: 'Writes the C++ layout of tonic_top\'s counter, status and trace ports and the wire / control codes from the RTL packages.',
-    options: { cpp: { type: 'string', arg: 'DIR', help: 'write DIR/tonic/stats_layout.hpp, wire_codes.hpp and port_layout.hpp (the configure step)' } },
+    description: 'Writes the C++ layout of tonic_top\'s counter, status and trace ports, of the receiver\'s ports and the wire / control codes from the RTL packages.',
+    options: { cpp: { type: 'string', arg: 'DIR', help: 'write DIR/tonic/stats_layout.hpp, wire_codes.hpp, port_layout.hpp and rx_layout.hpp (the configure step)' } },
   });
   try {
     if (!opts.cpp) throw new Error('--cpp DIR is required');
     writeIfChanged(path.join(opts.cpp, 'tonic', 'stats_layout.hpp'), statsCpp());
     writeIfChanged(path.join(opts.cpp, 'tonic', 'wire_codes.hpp'), wireCodesCpp());
     writeIfChanged(path.join(opts.cpp, 'tonic', 'port_layout.hpp'), portLayoutCpp());
+    writeIfChanged(path.join(opts.cpp, 'tonic', 'rx_layout.hpp'), rxLayoutCpp());
   } catch (e) {
     process.stderr.write(`rtl-types: ${e.message}\n`);
     process.exit(2);

@@ -87,13 +87,17 @@ class AnyReceiver {
     if (irn_) irn_->open(key, first);
     if (ndp_) ndp_->open(key, first, 0);
   }
-  /// A segment arrives in cycle c (ce: ECN-marked; trimmed: only its header).
-  void segment(uint64_t c, uint32_t key, uint32_t idx, bool ce, bool trimmed) {
-    if (tcp_) tcp_->segment(c, key, idx);
-    if (roce_) roce_->segment(c, key, idx, ce);
-    if (gb0_) gb0_->segment(c, key, idx);
-    if (irn_) irn_->segment(c, key, idx, ce);
-    if (ndp_) ndp_->segment(c, key, idx, trimmed);
+  /// A segment arrives in cycle c (ce: ECN-marked; trimmed: only its
+  /// header; ts, rtx: its transmit stamp and retransmit flag, echoed by the
+  /// acks). The TCP models are not given the CE mark (their acks' ecn stays
+  /// 0, as before the mark was a parameter).
+  void segment(uint64_t c, uint32_t key, uint32_t idx, bool ce, bool trimmed, uint32_t ts = 0,
+               bool rtx = false) {
+    if (tcp_) tcp_->segment(c, key, idx, ts, rtx);
+    if (roce_) roce_->segment(c, key, idx, ce, ts, rtx);
+    if (gb0_) gb0_->segment(c, key, idx, ts, rtx);
+    if (irn_) irn_->segment(c, key, idx, ce, ts, rtx);
+    if (ndp_) ndp_->segment(c, key, idx, trimmed, ts, rtx);
   }
   /// Advances the receiver's timers to cycle c; `out` gets its events.
   void advance(uint64_t c, std::vector<RxEvent>& out) {

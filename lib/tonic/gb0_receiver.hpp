@@ -30,7 +30,9 @@
 //     segment was lost while the rest of it keeps coming. A p before
 //     msg_start (a duplicate of a completed message) is ACKed with
 //     cum_ack = msg_start.
-// No CNPs, no ECN echo, no coalescing, no timers.
+// Every NACK echoes the packet that sent it (its stamp and retransmit flag,
+// segment()'s ts and rtx), as the other models' NACKs do. No CNPs, no ECN
+// echo, no coalescing, no timers.
 //
 // Time: segment(cycle, ...) and advance(cycle) take non-decreasing cycles.
 // Events queue inside in generation order; take_acks() hands them out.
@@ -79,9 +81,10 @@ class Gb0Receiver : public TimerlessRx {
   }
   bool is_open(uint32_t flow) const { return flows_.count(flow) != 0; }
 
-  /// Packet `psn` of `flow` arrives in `cycle`. A packet for a flow never
-  /// opened opens it with first = 0.
-  void segment(uint64_t cycle, uint32_t flow, uint32_t psn) {
+  /// Packet `psn` of `flow` arrives in `cycle`, sent at stamp `ts` (a
+  /// retransmission if `rtx`). A packet for a flow never opened opens it
+  /// with first = 0.
+  void segment(uint64_t cycle, uint32_t flow, uint32_t psn, uint32_t ts = 0, bool rtx = false) {
     advance(cycle);
     if (!is_open(flow)) open(flow, 0);
     Flow& f = flows_.at(flow);
@@ -95,7 +98,9 @@ class Gb0Receiver : public TimerlessRx {
           if (cycle - f.last_nack >= cfg_.nack_gap) {
             f.last_nack = cycle;
             ++f.c.renacks;
-            emit(rx_event(flow, ref::kRxNack, f.msg_start, cycle, RxCause::kOutOfOrder));
+            RxEvent e = rx_event(flow, ref::kRxNack, f.msg_start, cycle, RxCause::kOutOfOrder);
+            e.echo = echo_of(ts, rtx);
+            emit(e);
           } else {
             stats_.count(flow, &RxCounters::nacks_suppressed);
           }
@@ -125,7 +130,9 @@ class Gb0Receiver : public TimerlessRx {
       f.epsn = f.msg_start;
       f.waiting = true;
       f.last_nack = cycle;
-      emit(rx_event(flow, ref::kRxNack, gap_at, cycle, RxCause::kOutOfOrder));
+      RxEvent e = rx_event(flow, ref::kRxNack, gap_at, cycle, RxCause::kOutOfOrder);
+      e.echo = echo_of(ts, rtx);
+      emit(e);
     } else {
       stats_.count(flow, &RxCounters::duplicates);
       emit(rx_event(flow, ref::kRxAck, f.epsn, cycle, RxCause::kDuplicate));

@@ -15,8 +15,9 @@
 //     held);
 //   - rcv_nxt < p < rcv_nxt + W (out of order): p is held; NACK carrying
 //     the cumulative ack AND the PSN that just arrived: sack_valid = 1,
-//     sack_idx = p. A duplicate of a held PSN is NACKed the same way (it is
-//     an out-of-order arrival; cause duplicate);
+//     sack_idx = p, and the echo of p (its stamp and retransmit flag,
+//     segment()'s ts and rtx). A duplicate of a held PSN is NACKed the same
+//     way (it is an out-of-order arrival; cause duplicate);
 //   - p < rcv_nxt (duplicate): ACK;
 //   - p >= rcv_nxt + W: discarded and counted; ACK without SACK (IRN's BDP
 //     flow control should make this rare).
@@ -64,8 +65,10 @@ class IrnReceiver : public TimerlessRx {
 
   bool is_open(uint32_t flow) const { return flows_.count(flow) != 0; }
 
-  /// Packet `psn` of `flow` arrives in `cycle`, CE-marked if `ce`.
-  void segment(uint64_t cycle, uint32_t flow, uint32_t psn, bool ce = false) {
+  /// Packet `psn` of `flow` arrives in `cycle`, CE-marked if `ce`, sent at
+  /// stamp `ts` (a retransmission if `rtx`).
+  void segment(uint64_t cycle, uint32_t flow, uint32_t psn, bool ce = false, uint32_t ts = 0,
+               bool rtx = false) {
     advance(cycle);
     if (!is_open(flow)) open(flow, 0);
     RecvWindow& w = flows_.at(flow);
@@ -100,6 +103,7 @@ class IrnReceiver : public TimerlessRx {
       e.type = ref::kRxNack;  // held above the cumulative ack
       e.sack_valid = true;
       e.sack_idx = psn;
+      e.echo = echo_of(ts, rtx);
     }
     emit(e);
 

@@ -16,7 +16,8 @@
 //     counted and acked without SACK);
 //   - a trimmed header (trimmed = true: the switch cut the payload) is
 //     NACKed at once: type NACK, cum_ack = rcv_nxt, sack_valid = 0 and
-//     sack_idx = seg, the trimmed segment. sack_valid stays 0 because the
+//     sack_idx = seg, the trimmed segment, and its echo (stamp and
+//     retransmit flag, segment()'s ts and rtx). sack_valid stays 0 because the
 //     segment was NOT received (sack_valid means "received" in every model,
 //     and the DD engine's stage 1 sets the acked bit of a valid sack_idx
 //     on any type); the NDP protocol module reads sack_idx of a NACK. The
@@ -85,8 +86,9 @@ class NdpReceiver {
   bool is_open(uint32_t flow) const { return flows_.count(flow) != 0; }
 
   /// Segment `seg` of `flow` arrives in `cycle`: a full packet, or the
-  /// header of a trimmed one.
-  void segment(uint64_t cycle, uint32_t flow, uint32_t seg, bool trimmed = false) {
+  /// header of a trimmed one; sent at stamp `ts` (a retransmission if `rtx`).
+  void segment(uint64_t cycle, uint32_t flow, uint32_t seg, bool trimmed = false, uint32_t ts = 0,
+               bool rtx = false) {
     advance(cycle);
     if (!is_open(flow)) open(flow, 0);
     Flow& f = flows_.at(flow);
@@ -97,6 +99,7 @@ class NdpReceiver {
       stats_.count(flow, &RxCounters::trimmed);
       e = rx_event(flow, ref::kRxNack, f.win.rcv_nxt(), cycle, RxCause::kTrimmed);
       e.sack_idx = seg;  // the trimmed segment; sack_valid stays 0 (not received)
+      e.echo = echo_of(ts, rtx);
     } else {
       const RecvWindow::Arrival a = f.win.receive(seg);
       RxCause cause = RxCause::kInOrder;

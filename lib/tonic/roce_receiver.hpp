@@ -17,7 +17,8 @@
 //     an in-order packet left unacked is acked ack_timeout cycles after the
 //     first such packet arrived (timer ACK, stamped with the deadline);
 //   - p > epsn (serial): the packet is dropped (go-back-N keeps nothing)
-//     and a NACK with cum_ack = epsn goes, unless a NACK was sent for this
+//     and a NACK with cum_ack = epsn and the echo of p (its stamp and
+//     retransmit flag, segment()'s ts and rtx) goes, unless a NACK was sent for this
 //     flow less than nack_gap cycles ago and the expected PSN has not
 //     arrived since (FlowGapLimiter: at most one NACK per flow per nack_gap
 //     cycles until epsn arrives). A suppressed NACK is counted;
@@ -80,8 +81,10 @@ class RoceReceiver : public RxEventQueue {
 
   bool is_open(uint32_t flow) const { return flows_.count(flow) != 0; }
 
-  /// Packet `psn` of `flow` arrives in `cycle`, CE-marked if `ce`.
-  void segment(uint64_t cycle, uint32_t flow, uint32_t psn, bool ce = false) {
+  /// Packet `psn` of `flow` arrives in `cycle`, CE-marked if `ce`, sent at
+  /// stamp `ts` (a retransmission if `rtx`).
+  void segment(uint64_t cycle, uint32_t flow, uint32_t psn, bool ce = false, uint32_t ts = 0,
+               bool rtx = false) {
     advance(cycle);
     if (!is_open(flow)) open(flow, 0);
     Flow& f = flows_.at(flow);
@@ -103,7 +106,7 @@ class RoceReceiver : public RxEventQueue {
     } else if (seq_lt(f.epsn, psn)) {
       stats_.count(flow, &RxCounters::out_of_order);
       if (nack_limit_.try_fire(flow, cycle)) {
-        ack(cycle, flow, f, ref::kRxNack, RxCause::kOutOfOrder);
+        ack(cycle, flow, f, ref::kRxNack, RxCause::kOutOfOrder, echo_of(ts, rtx));
       } else {
         stats_.count(flow, &RxCounters::nacks_suppressed);
       }
@@ -141,9 +144,12 @@ class RoceReceiver : public RxEventQueue {
     uint64_t deadline = 0;
   };
 
-  /// Sends an ACK or NACK (cum_ack = epsn); it covers the pending packets.
-  void ack(uint64_t cycle, uint32_t flow, Flow& f, ref::RxType type, RxCause cause) {
-    emit(rx_event(flow, type, f.epsn, cycle, cause));
+  /// Sends an ACK or NACK (cum_ack = epsn, echo: a NACK's); it covers the
+  /// pending packets.
+  void ack(uint64_t cycle, uint32_t flow, Flow& f, ref::RxType type, RxCause cause, Echo echo = {}) {
+    RxEvent e = rx_event(flow, type, f.epsn, cycle, cause);
+    e.echo = echo;
+    emit(e);
     f.unacked = 0;
     if (f.timer_armed) {
       timers_.erase({f.deadline, flow});

@@ -13,8 +13,10 @@
 // out, next_timer() / pending_timers() / queued_acks() let a link skip idle
 // cycles. Every RxEvent is one beat of tonic_top's rx stream
 // (docs/sender-core.md): flow, type, cum_ack, sack_valid + sack_idx, ecn,
-// grant; `cycle` (generation cycle at the receiver) and `cause` are for the
-// testbench only.
+// grant, and the receiver's echo and SACK blocks (rx_ctl_t: a TCP ack's
+// TS.Recent and blocks, a NACK's echo of the packet that triggered it;
+// docs/design/receiver.md); `cycle` (generation cycle at the receiver) and
+// `cause` are for the testbench only.
 #pragma once
 
 #include <cmath>
@@ -84,15 +86,18 @@ struct RxEvent {
   uint32_t cum_ack = 0;     // every segment below it is received
   bool sack_valid = false;  // sack_idx names a RECEIVED segment above cum_ack
   uint32_t sack_idx = 0;
-  bool ecn = false;         // ECN echo (no model here sets it; CNP is the signal)
+  bool ecn = false;         // ECN echo (TCP; no other model sets it: CNP is the signal)
   uint16_t grant = 0;       // PULL: cumulative pull number of the flow
+  Echo echo;                // TCP: TS.Recent; NACK: the triggering packet's stamp
+  SackBlocks blks{};        // TCP with SACK: the held runs, [0] the most recent
   uint64_t cycle = 0;       // generation cycle at the receiver
   RxCause cause = RxCause::kInOrder;
 
   bool operator==(const RxEvent& o) const {
     return flow == o.flow && type == o.type && cum_ack == o.cum_ack &&
            sack_valid == o.sack_valid && sack_idx == o.sack_idx && ecn == o.ecn &&
-           grant == o.grant && cycle == o.cycle && cause == o.cause;
+           grant == o.grant && echo == o.echo && blks == o.blks && cycle == o.cycle &&
+           cause == o.cause;
   }
   bool operator!=(const RxEvent& o) const { return !(*this == o); }
 };
@@ -119,6 +124,8 @@ inline RxEvent to_rx_event(const AckEvent& a) {
   e.sack_valid = a.sack_valid;
   e.sack_idx = a.sack_valid ? a.sack_idx : 0;
   e.ecn = a.ecn;
+  e.echo = a.echo;
+  e.blks = a.blks;
   e.cycle = a.cycle;
   e.cause = a.cause == AckCause::kTimer ? RxCause::kTimer : RxCause::kInOrder;
   return e;

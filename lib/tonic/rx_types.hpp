@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "tonic/ack_fields.hpp"  // Echo, SackBlocks
 #include "tonic/proto_io.hpp"
 
 namespace tonic {
@@ -53,6 +54,7 @@ struct RxCfg {
   uint16_t node = 0, ctx = 0;
   uint32_t msgid = 0;  // 20 bits
   bool delack = false, sack = false;
+  bool ce_state_acks = false;  // TCP: ecn = the CE state, a CE change acks pending segments first
 };
 
 /// rx_desc_t
@@ -64,6 +66,8 @@ struct RxDesc {
   uint16_t node = 0, ctx = 0;
   uint32_t msgid = 0;
   bool last = false;
+  uint32_t ts = 0;   // transmit stamp
+  bool rtx = false;  // a retransmission
 };
 
 /// rx_dlv_t
@@ -87,9 +91,12 @@ struct RxCtl {
   bool ecn = false;
   uint16_t grant = 0;
   bool go_back = false;
+  Echo echo;
+  SackBlocks blks{};
   bool operator==(const RxCtl& o) const {
     return flow == o.flow && type == o.type && cum_ack == o.cum_ack && sack_valid == o.sack_valid &&
-           sack_idx == o.sack_idx && ecn == o.ecn && grant == o.grant && go_back == o.go_back;
+           sack_idx == o.sack_idx && ecn == o.ecn && grant == o.grant && go_back == o.go_back &&
+           echo == o.echo && blks == o.blks;
   }
   bool operator!=(const RxCtl& o) const { return !(*this == o); }
 };

@@ -24,6 +24,27 @@
 // segment is held above rcv_nxt (out-of-order arrival or a duplicate of a
 // held segment); one SACK index per ack, never for a discarded segment.
 //
+// Echo, SACK blocks and the CE state (docs/design/receiver.md, "Echo, SACK
+// blocks and the CE state"; the receiver engine follows the same rules):
+//   - a segment brings its transmit stamp and retransmit flag (segment()'s
+//     ts and rtx; a caller that passes none gets stamp 0 echoed, valid);
+//     every ack carries `echo` = TS.Recent of RFC 7323 section 4.3 at
+//     segment granularity: the stamp of the in-order segment that arrived
+//     when no ack was pending (so a delayed ack echoes the earliest segment
+//     it covers, an out-of-order or duplicate arrival's ack the last segment
+//     that advanced rcv_nxt, a hole-filling segment its own), and of the
+//     flow's first arrival of any kind before that; the RFC's test that a
+//     stamp does not go backwards is not made;
+//   - with SACK on, every ack carries up to kSackBlocks blocks
+//     (SackReport, ack_fields.hpp: RFC 2018 section 4);
+//   - `ecn`: the CE mark of the segment that caused the ack (0 on a timer
+//     ack), or with ce_state_acks the flow's CE state: the CE mark of the
+//     last segment; a segment whose mark differs from the state first acks
+//     the in-order segments pending under the old state (cause kCeChange,
+//     ecn = the old state), then the state flips (RFC 8257 section 3.2).
+//     The model sets no mark of its own: ecn is 0 unless segment() is given
+//     a CE mark.
+//
 // Time: segment(cycle, ...) and advance(cycle) take non-decreasing cycles.
 // Both first fire the timers due at or before `cycle` (in deadline, then
 // flow order), then handle the segment. Acks queue inside in generation
@@ -32,12 +53,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "tonic/ack_fields.hpp"
 #include "tonic/seq.hpp"
 
 namespace tonic {
@@ -51,6 +74,7 @@ enum class AckCause : uint8_t {
   kHoleFill,      // segment at rcv_nxt while segments above were held
   kDuplicate,     // segment below rcv_nxt or already held
   kBeyondWindow,  // segment at or beyond rcv_nxt + W, discarded
+  kCeChange,      // ce_state_acks: the CE mark changed, pending segments acked first
 };
 
 inline const char* to_string(AckCause c) {
@@ -62,6 +86,7 @@ inline const char* to_string(AckCause c) {
     case AckCause::kHoleFill: return "hole-fill";
     case AckCause::kDuplicate: return "duplicate";
     case AckCause::kBeyondWindow: return "beyond-window";
+    case AckCause::kCeChange: return "ce-change";
   }
   return "?";
 }
@@ -72,14 +97,16 @@ struct AckEvent {
   uint32_t cum_ack = 0;    // rcv_nxt: every segment below it is received
   bool sack_valid = false;
   uint32_t sack_idx = 0;   // the segment just received, held above cum_ack
-  bool ecn = false;        // no ECN marking in this model
+  bool ecn = false;        // ECN echo: the segment's CE mark, or the CE state (ce_state_acks)
+  Echo echo;               // TS.Recent: the stamp of one transmission (header)
+  SackBlocks blks{};       // SACK on: the held runs, [0] the most recent
   uint64_t cycle = 0;      // generation cycle at the receiver
   AckCause cause = AckCause::kPerSegment;
 
   bool operator==(const AckEvent& o) const {
     return flow == o.flow && cum_ack == o.cum_ack && sack_valid == o.sack_valid &&
-           (!sack_valid || sack_idx == o.sack_idx) && ecn == o.ecn && cycle == o.cycle &&
-           cause == o.cause;
+           (!sack_valid || sack_idx == o.sack_idx) && ecn == o.ecn && echo == o.echo &&
+           blks == o.blks && cycle == o.cycle && cause == o.cause;
   }
 };
 
@@ -90,6 +117,7 @@ struct RxConfig {
   uint64_t delack_timeout = 200;   // delayed mode: cycles from the first unacked one (>= 1)
   bool sack = false;               // SACK the segment just received when held
   bool ack_beyond_window = true;   // immediate ack for a discarded beyond-window segment
+  bool ce_state_acks = false;      // ecn = the flow's CE state; a CE change acks pending segments first
 };
 
 /// Counters, per flow and in total.
@@ -128,12 +156,24 @@ class TcpReceiver {
 
   bool is_open(uint32_t flow) const { return flows_.count(flow) != 0; }
 
-  /// Segment `seg` of `flow` arrives in `cycle`.
-  void segment(uint64_t cycle, uint32_t flow, uint32_t seg) {
+  /// Segment `seg` of `flow` arrives in `cycle`, sent at stamp `ts` (a
+  /// retransmission if `rtx`), CE-marked if `ce`.
+  void segment(uint64_t cycle, uint32_t flow, uint32_t seg, uint32_t ts = 0, bool rtx = false,
+               bool ce = false) {
     advance(cycle);
     if (!is_open(flow)) open(flow, 0);
     Flow& f = flows_.at(flow);
     count(f, &RxStats::segments);
+
+    // CE state: a change acks the segments pending under the old one first.
+    if (cfg_.ce_state_acks && ce != f.ce_state) {
+      if (f.unacked != 0) emit(cycle, flow, f, AckCause::kCeChange, 0, false);
+      f.ce_state = ce;
+    }
+    f.ce = ce;
+    // TS.Recent: the in-order segment at the last ack sent (none pending),
+    // or the first arrival.
+    if ((seg == f.rcv_nxt && f.unacked == 0) || !f.ts_recent.valid) f.ts_recent = echo_of(ts, rtx);
 
     if (seq_lt(seg, f.rcv_nxt)) {
       count(f, &RxStats::duplicates);
@@ -187,6 +227,7 @@ class TcpReceiver {
       const auto [deadline, flow] = *timers_.begin();
       Flow& f = flows_.at(flow);
       count(f, &RxStats::timer_acks);
+      f.ce = false;  // a timer ack echoes no segment's mark
       emit(deadline, flow, f, AckCause::kTimer, 0, false);  // erases the timer
     }
   }
@@ -231,12 +272,22 @@ class TcpReceiver {
     uint32_t unacked = 0;        // delayed mode: in-order segments since the last ack
     bool timer_armed = false;
     uint64_t deadline = 0;
+    Echo ts_recent;              // TS.Recent (invalid until the first arrival)
+    bool ce_state = false;       // ce_state_acks: CE mark of the last segment
+    bool ce = false;             // CE mark of the segment being handled
+    SackReport sacks;            // the runs reported
     RxStats stats;
   };
 
   void count(Flow& f, uint64_t RxStats::*field) {
     ++(f.stats.*field);
     ++(total_.*field);
+  }
+
+  /// Whether index i, at or above rcv_nxt, is held.
+  bool slot_held(const Flow& f, uint32_t i) const {
+    const uint32_t d = seq_dist(f.rcv_nxt, i);
+    return d < cfg_.window && f.ring[(f.head + d) % cfg_.window] != 0;
   }
 
   void step(Flow& f) {
@@ -253,10 +304,17 @@ class TcpReceiver {
     a.cum_ack = f.rcv_nxt;
     a.cycle = cycle;
     a.cause = cause;
-    if (cfg_.sack && may_sack && seq_lt(f.rcv_nxt, seg)) {
+    a.ecn = cfg_.ce_state_acks ? f.ce_state : f.ce;
+    a.echo = f.ts_recent;
+    const bool held = may_sack && seq_lt(f.rcv_nxt, seg);
+    if (cfg_.sack && held) {
       a.sack_valid = true;
       a.sack_idx = seg;
       count(f, &RxStats::sacks);
+    }
+    if (cfg_.sack) {
+      a.blks = f.sacks.ack(f.rcv_nxt, held ? std::optional<uint32_t>(seg) : std::nullopt,
+                           [&](uint32_t i) { return seq_lt(f.rcv_nxt, i) && slot_held(f, i); });
     }
     out_.push_back(a);
     count(f, &RxStats::acks);

@@ -45,7 +45,8 @@ package tonic_rx_pkg;
     logic [15:0]           ctx;      // expected sender context (window mode)
     logic [19:0]           msgid;    // expected MSGID (window mode)
     logic                  delack;   // TCP: delayed acks
-    logic                  sack;     // TCP: SACK the arriving segment
+    logic                  sack;     // TCP: SACK the arriving segment and SACK blocks
+    logic                  ce_state_acks;  // TCP: ecn = the flow's CE state; a CE change acks pending segments first
   } rx_cfg_t;
 
   /// One arriving data-packet descriptor (data stream).
@@ -59,6 +60,8 @@ package tonic_rx_pkg;
     logic [15:0]           ctx;      // sender context
     logic [19:0]           msgid;    // MSGID
     logic                  last;     // last segment of the message (carried, not used)
+    tonic_wire_pkg::ts_t   ts;       // transmit stamp (echoed by acks and NACKs)
+    logic                  rtx;      // a retransmission (echoed with the stamp)
   } rx_desc_t;
 
   /// The decision on one descriptor (dlv stream).
@@ -69,7 +72,9 @@ package tonic_rx_pkg;
     rx_reason_e            reason;
   } rx_dlv_t;
 
-  /// One control packet (ctl stream), in the sender's rx format plus go_back.
+  /// One control packet (ctl stream), in the sender's rx format plus go_back,
+  /// the echo and the SACK blocks (docs/design/receiver.md, "Echo, SACK
+  /// blocks and the CE state").
   typedef struct packed {
     tonic_wire_pkg::flow_id_t  flow;
     tonic_wire_pkg::rx_type_e  typ;
@@ -79,6 +84,8 @@ package tonic_rx_pkg;
     logic                      ecn;         // ECN echo (TCP)
     logic [15:0]               grant;       // PULL: the flow's cumulative pull number
     logic                      go_back;     // RESEND: go back from cum_ack
+    tonic_wire_pkg::echo_t     echo;        // TCP: TS.Recent; NACK: the triggering packet's stamp
+    tonic_wire_pkg::sack_blks_t blks;       // TCP with SACK: held runs above cum_ack, [0] the most recent
   } rx_ctl_t;
 
   /// Event counters of the receiver (wrap at 2^32).

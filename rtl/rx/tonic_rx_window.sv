@@ -11,11 +11,13 @@
 //   - d = 0              : kind_o = WinInOrder, WBASE advances by 1 + the
 //     run of set bits after it (tonic_ones_from_head at head 0 of
 //     WVEC | 1) and WVEC shifts down by as much.
-// hole_o: WVEC held something before the arrival. wbase_o / wvec_o are the
-// window after the arrival. run_o: what an in-order arrival adds to WBASE
-// (1..W, whatever the kind), so a caller can compare it with a distance it
-// computed from WBASE in parallel instead of comparing wbase_o. left_o:
-// wvec_o != 0, computed without waiting for the shift. Purely
+// off_o: the arrival's offset from WBASE (the low bits of d: the WVEC bit
+// of a held arrival). hole_o: WVEC held something before the arrival.
+// wbase_o / wvec_o are the window after the arrival. run_o: what an
+// in-order arrival adds to WBASE (1..W, whatever the kind), so a caller
+// can compare it with a distance it computed from WBASE in parallel
+// instead of comparing wbase_o. left_o: wvec_o != 0, computed without
+// waiting for the shift. Purely
 // combinational; every receive mode uses it (RoCE with WVEC always 0).
 //
 // Depth (rx_1024x128 is the reference point, docs/design/receiver.md):
@@ -35,6 +37,7 @@ module tonic_rx_window #(
   input  wire logic [W-1:0] wvec_i,   // WVEC before the arrival (bit 0 clear)
   input  wire logic [31:0]  idx_i,    // arriving index
   output logic [2:0]        kind_o,   // WinBelow .. WinInOrder (localparams below)
+  output logic [IdxW-1:0]   off_o,    // idx_i - wbase_i, low IdxW bits
   output logic              hole_o,   // WVEC was not empty
   output logic [31:0]       wbase_o,  // WBASE after the arrival
   output logic [W-1:0]      wvec_o,   // WVEC after the arrival
@@ -63,6 +66,7 @@ module tonic_rx_window #(
   assign beyond = !below && (d[30:IdxW] != '0);
   assign zero   = idx_i == wbase_i;                      // = (d == 0), no carry chain
   assign off    = d[IdxW-1:0];                            // the carry chain's first bits
+  assign off_o  = off;
   assign onehot = W'(1) << off;
   assign hole_o = wvec_i != '0;
 

@@ -26,6 +26,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "tonic/ack_fields.hpp"
 #include "tonic/proto_io.hpp"
 #include "tonic/rx_types.hpp"
 #include "tonic/seq.hpp"
@@ -75,6 +76,10 @@ class RxEngineRef {
     uint32_t cnp_t = 0;
     uint16_t pull = 0;
     uint32_t tmo = 0;
+    bool ce_acks = false;  // TCP: ecn = the CE state (cfg ce_state_acks)
+    bool ce_st = false;    // the CE state: CE mark of the last segment
+    Echo tsr;              // TCP: TS.Recent
+    SackReport sacks;      // TCP with SACK: the runs reported (the RTL's SACK stage)
   };
 
   explicit RxEngineRef(RxEngineParams p) : p_(p), flows_(p.flows) {
@@ -113,6 +118,7 @@ class RxEngineRef {
     f.mode = c.mode;
     f.delack = c.delack;
     f.sack = c.sack;
+    f.ce_acks = c.ce_state_acks;
     f.bounded = c.count != 0;
     f.wbase = c.first;
     f.end_idx = c.first + c.count;
@@ -153,6 +159,7 @@ class RxEngineRef {
       if (f.mode == RxMode::kNdp) {
         a.type = ref::kRxNack;
         a.sack_idx = d.idx;
+        a.echo = echo_of(d.ts, d.rtx);
         r.ctl.push_back(a);
         pull(f, r, a.cum_ack, d.flow);
       }
@@ -207,14 +214,41 @@ class RxEngineRef {
     const bool held = k == Kind::kHeld || k == Kind::kNew;
     bool push_a = false;
     switch (f.mode) {
-      case RxMode::kTcp:
+      case RxMode::kTcp: {
         st_.duplicate += dup;
         st_.beyond += k == Kind::kBeyond;
-        a.ecn = d.ecn;
+        // CE state: a change first acks the pending segment under the old
+        // state (that packet goes first), then flips.
+        if (f.ce_acks && d.ecn != f.ce_st) {
+          if (f.unacked) {
+            RxCtl x;
+            x.flow = d.flow;
+            x.type = ref::kRxAck;
+            x.cum_ack = before;
+            x.ecn = f.ce_st;
+            x.echo = f.tsr;
+            r.ctl.push_back(x);
+            f.unacked = false;
+            f.tmr_on = false;
+          }
+          f.ce_st = d.ecn;
+        }
+        // TS.Recent: the in-order segment at the last ack sent, or the
+        // first arrival.
+        if ((k == Kind::kInOrder && !f.unacked) || !f.tsr.valid) f.tsr = echo_of(d.ts, d.rtx);
+        a.ecn = f.ce_acks ? f.ce_st : d.ecn;
+        a.echo = f.tsr;
         if (f.sack && held) {
           a.type = ref::kRxSack;
           a.sack_valid = true;
           a.sack_idx = d.idx;
+        }
+        if (f.sack) {
+          a.blks = f.sacks.ack(f.wbase, held ? std::optional<uint32_t>(d.idx) : std::nullopt,
+                               [&](uint32_t i) {
+                                 const uint32_t o = i - f.wbase;
+                                 return o > 0 && o < p_.w && f.wvec[o] != 0;
+                               });
         }
         if (k == Kind::kInOrder && !hole && f.delack && !f.unacked && !r.done) {  // the last segment: at once
           f.unacked = true;
@@ -228,6 +262,7 @@ class RxEngineRef {
           f.tmr_on = false;
         }
         break;
+      }
       case RxMode::kNdp:
         st_.duplicate += dup;
         st_.beyond += k == Kind::kBeyond;
@@ -250,6 +285,7 @@ class RxEngineRef {
           r.dlv.deliver = false;
           r.dlv.reason = RxReason::kGoBackN;
           a.type = ref::kRxNack;
+          a.echo = echo_of(d.ts, d.rtx);
           if (!f.nack_on || now - f.nack_t >= p_.nack_gap) {
             push_a = true;
             f.nack_on = true;
@@ -267,6 +303,7 @@ class RxEngineRef {
           a.type = ref::kRxNack;
           a.sack_valid = true;
           a.sack_idx = d.idx;
+          a.echo = echo_of(d.ts, d.rtx);
         }
         break;
       case RxMode::kWindow:
@@ -317,6 +354,8 @@ class RxEngineRef {
     c.cum_ack = f.wbase;
     if (f.mode == RxMode::kTcp && now - f.tmr_t >= p_.ack_delay) {
       c.type = ref::kRxAck;
+      c.ecn = f.ce_acks && f.ce_st;
+      c.echo = f.tsr;  // no blocks: a pending delayed ack means nothing is held
       f.unacked = false;
       f.tmr_on = false;
       return c;

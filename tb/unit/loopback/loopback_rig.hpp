@@ -54,7 +54,11 @@
 // names data already delivered (no data silently lost); no unknown/zombie;
 // every control packet has a type the mode may send, a cum_ack at or below
 // the in-order point of what was delivered, and a SACK (sack_valid) names
-// delivered data; ctl payload stable and valid held while not ready; done
+// delivered data; SACK blocks only on a SACK flow's acks, each above
+// cum_ack and of delivered data only; an echo on every TCP ack and every
+// NACK, on nothing else, with the descriptor's stamp (0: the sender has no
+// stamp port yet, so the rig sends 0) and retransmit flag (the sender's
+// seg_rtx); ctl payload stable and valid held while not ready; done
 // once per flow, when the in-order point reaches the end. The sender's
 // addresses are checked by SysTb. At the end: every segment delivered
 // exactly once, the in-order point at the end, the sender's wnd_start at
@@ -131,6 +135,7 @@ struct Result {
   uint64_t cycles = 0, delivered = 0, sent = 0, rtx = 0, timeouts = 0;
   uint64_t lost = 0, trimmed = 0, dups = 0, reordered = 0, marks = 0;
   uint64_t ctl_stalls = 0, data_stalls = 0, max_ingress = 0, rx_bad_sack = 0, ctl_taken = 0;
+  uint64_t ctl_echoes = 0, ctl_blocks = 0;  // acks with an echo, with SACK blocks
   uint64_t c99 = 0;   // cycles until 99 % of the data was delivered
   double loss = 0;
   RxEngineStats rxs;
@@ -144,6 +149,7 @@ using e2e::Errors;
 struct Pkt {
   uint32_t flow = 0, idx = 0;
   bool ce = false, trimmed = false;
+  bool rtx = false;  // the sender's seg_rtx
 };
 
 inline bool mode_may_send(RxMode m, bool sack, uint8_t t) {
@@ -252,7 +258,7 @@ Result run_loop(const Proto& p, const Scenario& s, uint64_t seed, uint32_t sende
   };
   tb.on_seg = [&](const SysSeg& g) {
     if (g.rtx) ++r.rtx;
-    Pkt k{g.flow, g.idx, false, false};
+    Pkt k{g.flow, g.idx, false, false, g.rtx};
     if (p.bottleneck) {
       SwitchPacket sp;
       sp.flow = g.flow;
@@ -321,6 +327,18 @@ Result run_loop(const Proto& p, const Scenario& s, uint64_t seed, uint32_t sende
       const uint32_t si = x.sack_idx - f.start;
       if (si >= s.segs || !f.got[si]) return err.fail(c, "SACK of data not delivered: " + str(x));
     }
+    const bool echoes = (p.mode == RxMode::kTcp && x.type != ref::kRxPull) || x.type == ref::kRxNack;
+    if (x.echo.valid != echoes || x.echo.ts != 0) return err.fail(c, "echo where the rules say otherwise: " + str(x));
+    for (const SackBlock& b : x.blks) {
+      if (!b.valid) continue;
+      if (p.mode != RxMode::kTcp || !p.sack) return err.fail(c, "SACK blocks outside a SACK flow: " + str(x));
+      if (!seq_lt(x.cum_ack, b.lo) || !seq_lt(b.lo, b.hi) || seq_dist(x.cum_ack, b.hi) > rx_w)
+        return err.fail(c, "SACK block not above cum_ack inside the window: " + str(x));
+      for (uint32_t i = b.lo; i != b.hi; ++i)
+        if (i - f.start >= s.segs || !f.got[i - f.start]) return err.fail(c, "SACK block of data not delivered: " + str(x));
+    }
+    if (x.echo.valid && x.type != ref::kRxNack) ++r.ctl_echoes;
+    if (x.blks[0].valid) ++r.ctl_blocks;
   };
 
   auto rx_cycle = [&](uint64_t c) {
@@ -343,6 +361,8 @@ Result run_loop(const Proto& p, const Scenario& s, uint64_t seed, uint32_t sende
       x.idx = k.idx;
       x.ecn = k.ce;
       x.trimmed = k.trimmed;
+      x.rtx = k.rtx;
+      x.ts = 0;  // tonic_top has no stamp output yet: every echo carries 0
       const int sl = slot[k.flow];
       x.last = sl >= 0 && k.idx - fl[sl].start == s.segs - 1;
       rx_write_port(d.data_i, pack_desc(x));
@@ -476,7 +496,7 @@ Result run_loop(const Proto& p, const Scenario& s, uint64_t seed, uint32_t sende
   auto one_cycle = [&] {
     const uint64_t c = tb.cycle();
     if (p.bottleneck)
-      for (const SwitchPacket& sp : sw.pop(c)) launch(c, Pkt{sp.flow, sp.seg, sp.ce, false});
+      for (const SwitchPacket& sp : sw.pop(c)) launch(c, Pkt{sp.flow, sp.seg, sp.ce, false, sp.rtx});
     rx_cycle(c);
     host_cycle(c);
     tb.step();
@@ -530,6 +550,8 @@ Result run_loop(const Proto& p, const Scenario& s, uint64_t seed, uint32_t sende
   CHECK(tb.stat(DdStat::kRxUnknownFlow) == 0);
   CHECK(tb.stat(DdStat::kCtrlBad) == 0);
   CHECK(r.rtx == tb.stat(DdStat::kRetransmits));
+  if (p.mode == RxMode::kTcp) CHECK(r.ctl_echoes > 0);
+  if (p.mode == RxMode::kTcp && p.sack && r.lost > 0) CHECK(r.ctl_blocks > 0);
   return r;
 }
 

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "tonic/gb0_receiver.hpp"
 #include "tonic/irn_receiver.hpp"
 #include "tonic/ndp_receiver.hpp"
 #include "tonic/roce_receiver.hpp"
@@ -890,6 +891,7 @@ TEST_CASE("rxmodel: NDP random arrivals: one ack or nack per packet, pulls paced
         x.type = ref::kRxNack;
         x.cause = RxCause::kTrimmed;
         x.sack_idx = static_cast<uint32_t>(s.base + a->i);
+        x.echo = echo_of(0, false);  // no stamp given: stamp 0
         ++nacks;
       } else {
         const uint64_t i = a->i;
@@ -993,6 +995,7 @@ TEST_CASE("rxmodel: RoCE random go-back-N traffic: ACK/NACK/CNP exactly as an in
   auto put = [&](uint32_t f, ref::RxType t, uint64_t cyc, RxCause cause) {
     F& s = fl[f];
     expect.push_back(rx_event(f, t, static_cast<uint32_t>(s.base + s.exp), cyc, cause));
+    if (t == ref::kRxNack) expect.back().echo = echo_of(0, false);  // no stamp given: stamp 0
     if (t != ref::kRxCnp) {
       s.unacked = 0;
       s.timer = false;
@@ -1128,6 +1131,7 @@ TEST_CASE("rxmodel: IRN random traffic with drops and reordering: every ACK/NACK
       x.type = ref::kRxNack;
       x.sack_valid = true;
       x.sack_idx = static_cast<uint32_t>(s.base + i);
+      x.echo = echo_of(0, false);  // no stamp given: stamp 0
       ++sacks;
     }
     expect.push_back(x);
@@ -1334,4 +1338,38 @@ TEST_CASE("rxmodel: switch queue random traffic matches a per-cycle byte-level m
       CHECK(q.header_drops() == drops);
     }
   }
+}
+
+TEST_CASE("rxmodel: NACKs echo the packet that triggered them (stamp and rtx); ACKs, pulls and CNPs "
+          "carry no echo",
+          "[rxmodel][smoke]") {
+  RoceReceiver roce;
+  roce.segment(1, 0, 0, false, 10);
+  roce.segment(2, 0, 2, true, 11, true);  // NACK(1) + CNP
+  auto r = roce.take_acks();
+  REQUIRE(r.size() == 3);
+  CHECK_FALSE(r[0].echo.valid);
+  CHECK((r[1].type == ref::kRxNack && r[1].echo == echo_of(11, true)));
+  CHECK((r[2].type == ref::kRxCnp && !r[2].echo.valid));
+  IrnReceiver irn;
+  irn.segment(1, 0, 1, false, 20, true);  // NACK with SACK
+  irn.segment(2, 0, 0, false, 21);        // ACK
+  r = irn.take_acks();
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].echo == echo_of(20, true));
+  CHECK_FALSE(r[1].echo.valid);
+  NdpReceiver ndp;
+  ndp.segment(1, 0, 3, true, 30, true);  // trimmed: NACK
+  ndp.segment(2, 0, 0, false, 31);       // ACK
+  ndp.advance(100);
+  r = ndp.take_acks();
+  REQUIRE(r.size() == 4);  // NACK, its pull, ACK, its pull
+  for (const RxEvent& e : r) CHECK(e.echo.valid == (e.type == ref::kRxNack));
+  CHECK(r[0].echo == echo_of(30, true));
+  Gb0Receiver gb0;
+  gb0.segment(1, 0, 2, 40, true);  // a gap: NACK
+  r = gb0.take_acks();
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].echo == echo_of(40, true));
+  for (const RxEvent& e : r) CHECK(e.blks == SackBlocks{});
 }

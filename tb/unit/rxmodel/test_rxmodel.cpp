@@ -637,6 +637,87 @@ TEST_CASE("rxmodel: link reordering is off by default and opt-in", "[rxmodel][sm
 }
 
 // ---------------------------------------------------------------------------
+// Echo, SACK blocks, CE state (docs/design/receiver.md)
+
+TEST_CASE("rxmodel: acks echo TS.Recent: the earliest a delayed ack covers, the last advance for "
+          "an out-of-order arrival, a hole fill's own",
+          "[rxmodel][smoke]") {
+  TcpReceiver rx(delayed(50));
+  rx.open(0, 0);
+  rx.segment(1, 0, 0, 100);
+  auto a = rx.take_acks();
+  CHECK(a.empty());
+  rx.segment(2, 0, 1, 101, true);  // 2nd: acks both, echoes 0's
+  rx.segment(3, 0, 3, 102);        // out of order: TS.Recent, still 0's (1 came with 0 pending)
+  rx.segment(4, 0, 2, 103, true);  // fills the hole: its own, rtx
+  a = rx.take_acks();
+  REQUIRE(a.size() == 3);
+  CHECK(a[0].echo == echo_of(100, false));
+  CHECK(a[1].echo == echo_of(100, false));
+  CHECK(a[2].echo == echo_of(103, true));
+  rx.segment(10, 0, 4, 104);  // pending: the timer ack echoes it
+  rx.advance(100);
+  a = rx.take_acks();
+  REQUIRE(a.size() == 1);
+  CHECK((a[0].cause == AckCause::kTimer && a[0].echo == echo_of(104, false)));
+  // A caller that passes no stamp: stamp 0, valid; no CE given: ecn 0.
+  TcpReceiver plain(per_segment());
+  plain.segment(1, 3, 0);
+  a = plain.take_acks();
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].echo == echo_of(0, false));
+  CHECK_FALSE(a[0].ecn);
+  CHECK(a[0].blks == SackBlocks{});
+}
+
+TEST_CASE("rxmodel: SACK blocks: the triggering run first, then the last report's runs still held",
+          "[rxmodel][smoke]") {
+  TcpReceiver rx(per_segment(true, 64));
+  rx.open(0, 0);
+  for (uint32_t i : {2u, 3u, 6u, 9u, 12u}) rx.segment(i, 0, i);
+  auto a = rx.take_acks();
+  REQUIRE(a.size() == 5);
+  CHECK(a[1].blks == SackBlocks{SackBlock{true, 2, 4}});
+  CHECK(a[3].blks == (SackBlocks{SackBlock{true, 9, 10}, SackBlock{true, 6, 7}, SackBlock{true, 2, 4}}));
+  CHECK(a[4].blks == (SackBlocks{SackBlock{true, 12, 13}, SackBlock{true, 9, 10}, SackBlock{true, 6, 7}}));
+  rx.segment(20, 0, 0);  // in order: cum 1, the remembered runs
+  rx.segment(21, 0, 1);  // cum 4: 2-3 was forgotten anyway
+  rx.segment(22, 0, 5);  // joins 6: block 0 = 5-6
+  a = rx.take_acks();
+  REQUIRE(a.size() == 3);
+  CHECK((a[0].cum_ack == 1 && a[0].blks == (SackBlocks{SackBlock{true, 12, 13}, SackBlock{true, 9, 10},
+                                                       SackBlock{true, 6, 7}})));
+  CHECK((a[1].cum_ack == 4 && a[1].blks == (SackBlocks{SackBlock{true, 12, 13}, SackBlock{true, 9, 10},
+                                                       SackBlock{true, 6, 7}})));
+  CHECK(a[2].blks == (SackBlocks{SackBlock{true, 5, 7}, SackBlock{true, 12, 13}, SackBlock{true, 9, 10}}));
+}
+
+TEST_CASE("rxmodel: ce_state_acks: a CE change acks the pending segments first, ecn = the state",
+          "[rxmodel][smoke]") {
+  RxConfig c = delayed(50);
+  c.ce_state_acks = true;
+  TcpReceiver rx(c);
+  rx.open(0, 0);
+  rx.segment(1, 0, 0, 1, false, false);  // pending
+  rx.segment(2, 0, 1, 2, false, true);   // change: ack of 0 (ecn 0), then 1 pending
+  rx.segment(3, 0, 2, 3, false, true);   // ack of 1-2, ecn 1
+  rx.segment(4, 0, 3, 4, false, true);   // pending
+  rx.advance(100);                       // timer: ecn 1
+  const auto a = rx.take_acks();
+  REQUIRE(a.size() == 3);
+  CHECK((a[0].cause == AckCause::kCeChange && a[0].cum_ack == 1 && !a[0].ecn && a[0].echo == echo_of(1, false)));
+  CHECK((a[1].cause == AckCause::kDelayedCount && a[1].cum_ack == 3 && a[1].ecn && a[1].echo == echo_of(2, false)));
+  CHECK((a[2].cause == AckCause::kTimer && a[2].cum_ack == 4 && a[2].ecn));
+  // Without the bit: ecn is the mark of the segment that caused the ack.
+  TcpReceiver old(delayed(50));
+  old.segment(1, 0, 0, 0, false, true);
+  old.segment(2, 0, 1, 0, false, false);
+  const auto b = old.take_acks();
+  REQUIRE(b.size() == 1);
+  CHECK_FALSE(b[0].ecn);
+}
+
+// ---------------------------------------------------------------------------
 // Random runs against an independent model
 
 namespace {
@@ -654,6 +735,8 @@ struct IndepFlow {
   uint64_t next_new = 0;
   uint64_t cum_seen = 0;
   std::set<uint64_t> sacked;
+  Echo tsr;                      // TS.Recent
+  std::vector<uint64_t> reported;  // starts of the runs the last ack reported
   bool acked_once = false;
   uint32_t last_cum = 0;
 };
@@ -693,7 +776,13 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
     drops.drop_at(2, fl[2].base + 10, 0);
 
     uint64_t cycle = 0;
-    std::deque<std::pair<uint32_t, uint64_t>> wire;  // small reorder buffer
+    struct Wire {
+      uint32_t f;
+      uint64_t i;
+      uint32_t ts;  // the cycle it was sent
+      bool rtx;
+    };
+    std::deque<Wire> wire;  // small reorder buffer
     std::vector<AckEvent> expect;
     std::vector<uint64_t> expect_fm;  // independent first missing when each ack was due
     uint64_t offered = 0, acks_checked = 0, timer_acks = 0;
@@ -709,6 +798,31 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
         a.sack_valid = true;
         a.sack_idx = static_cast<uint32_t>(s.base + seg);
       }
+      a.echo = s.tsr;
+      if (rc.sack) {
+        // SACK blocks: the run of the segment when held, then the runs
+        // the last ack reported, each as it stands now, none twice.
+        auto run_of = [&](uint64_t x) {
+          uint64_t lo = x, hi = x + 1;
+          while (lo > s.fm + 1 && s.above.count(lo - 1)) --lo;
+          while (s.above.count(hi)) ++hi;
+          return std::make_pair(lo, hi);
+        };
+        std::vector<std::pair<uint64_t, uint64_t>> runs;
+        if (sack_ok && seg > s.fm && s.above.count(seg)) runs.push_back(run_of(seg));
+        for (uint64_t lo : s.reported) {
+          if (runs.size() == kSackBlocks) break;
+          if (!s.above.count(lo)) continue;
+          const auto r = run_of(lo);
+          if (std::find(runs.begin(), runs.end(), r) == runs.end()) runs.push_back(r);
+        }
+        s.reported.clear();
+        for (size_t b = 0; b < runs.size(); ++b) {
+          a.blks[b] = SackBlock{true, static_cast<uint32_t>(s.base + runs[b].first),
+                                static_cast<uint32_t>(s.base + runs[b].second)};
+          s.reported.push_back(runs[b].first);
+        }
+      }
       s.unacked = 0;
       s.timer = false;
       expect.push_back(a);
@@ -721,8 +835,10 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
       std::sort(due.begin(), due.end());
       for (auto [d, f] : due) indep_emit(f, d, AckCause::kTimer, false, 0);
     };
-    auto indep_segment = [&](uint64_t c, uint32_t f, uint64_t i) {
+    auto indep_segment = [&](uint64_t c, uint32_t f, uint64_t i, uint32_t ts, bool rtx) {
       IndepFlow& s = fl[f];
+      // TS.Recent: an in-order segment with no ack pending, or the first.
+      if ((i == s.fm && s.unacked == 0) || !s.tsr.valid) s.tsr = echo_of(ts, rtx);
       if (i < s.fm) return indep_emit(f, c, AckCause::kDuplicate, true, i);
       if (i >= s.fm + window) return indep_emit(f, c, AckCause::kBeyondWindow, false, i);
       if (s.above.count(i)) return indep_emit(f, c, AckCause::kDuplicate, true, i);
@@ -750,9 +866,11 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
         const AckEvent& a = got[k];
         INFO("ack " << acks_checked << ": flow " << a.flow << " cum " << a.cum_ack << " sack "
                     << a.sack_valid << "/" << a.sack_idx << " cycle " << a.cycle << " cause "
-                    << to_string(a.cause) << "; expected cum " << expect[k].cum_ack << " sack "
-                    << expect[k].sack_valid << "/" << expect[k].sack_idx << " cycle "
-                    << expect[k].cycle << " cause " << to_string(expect[k].cause));
+                    << to_string(a.cause) << " echo " << str(a.echo) << " blks " << str(a.blks)
+                    << "; expected cum " << expect[k].cum_ack << " sack " << expect[k].sack_valid
+                    << "/" << expect[k].sack_idx << " cycle " << expect[k].cycle << " cause "
+                    << to_string(expect[k].cause) << " echo " << str(expect[k].echo) << " blks "
+                    << str(expect[k].blks));
         REQUIRE(a == expect[k]);
         IndepFlow& s = fl[a.flow];
         const uint64_t fm = expect_fm[k];
@@ -776,11 +894,11 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
       expect_fm.clear();
     };
     auto deliver = [&](size_t k) {
-      const auto [f, i] = wire[k];
+      const Wire w = wire[k];
       wire.erase(wire.begin() + static_cast<std::ptrdiff_t>(k));
       indep_timers(cycle);
-      indep_segment(cycle, f, i);
-      rx.segment(cycle, f, static_cast<uint32_t>(fl[f].base + i));
+      indep_segment(cycle, w.f, w.i, w.ts, w.rtx);
+      rx.segment(cycle, w.f, static_cast<uint32_t>(fl[w.f].base + w.i), w.ts, w.rtx);
       check_acks();
     };
 
@@ -816,7 +934,8 @@ TEST_CASE("rxmodel: random segments with drops and retransmissions keep cum_ack 
       for (auto it = s.sacked.begin(); it != s.sacked.end() && *it < s.cum_seen;)
         it = s.sacked.erase(it);
       ++offered;
-      if (!drops.offer(f, static_cast<uint32_t>(s.base + i), rtx)) wire.emplace_back(f, i);
+      if (!drops.offer(f, static_cast<uint32_t>(s.base + i), rtx))
+        wire.push_back(Wire{f, i, static_cast<uint32_t>(cycle), rtx});
       // The wire holds up to a few segments and lets a random one overtake.
       const size_t hold = static_cast<size_t>(rng.below(6));
       while (wire.size() > hold)
