@@ -211,21 +211,9 @@ class RoceFlow {
 
   /// An incoming event at cycle `now` (low 32 bits go to now_i): `newly`
   /// segments acked cumulatively (wnd_start advances by that much for the
-  /// ack-carrying types; stage 1's job). Applies the writes unless `drop`.
+  /// ack-carrying types; stage 1's job). Applies the writes.
   RoceOut incoming(uint8_t type, uint32_t newly, uint64_t now) {
-    const bool acks = type == ref::kRxAck || type == ref::kRxSack || type == ref::kRxNack;
-    const uint32_t old_start = wnd_start;
-    if (acks) wnd_start += newly;
-    else newly = 0;
-    ref::ProtoIn in = state(now);
-    in.type = type;
-    in.cum_ack = wnd_start;
-    in.old_start = old_start;
-    in.newly_acked = newly;
-    in.dup = acks && newly == 0 && flight() > 0;
-    const RoceOut o = prototb::eval_model<true>(*inc_, in, RoceCfg::kUserW);
-    const LossOut want = loss_twin::incoming(type, old_start, wnd_start, next_new);
-    check_common(o, want, type == ref::kRxCnp);
+    const RoceOut o = event(type, newly, now);
     apply(o);
     return o;
   }
@@ -236,18 +224,7 @@ class RoceFlow {
   /// where it writes them, else the call's; the user state is
   /// RoceUser::merge when both write it. Returns {event, call}.
   std::pair<RoceOut, RoceOut> merged(uint8_t type, uint32_t newly, uint64_t now) {
-    const bool acks = type == ref::kRxAck || type == ref::kRxSack || type == ref::kRxNack;
-    const uint32_t old_start = wnd_start;
-    if (acks) wnd_start += newly;
-    else newly = 0;
-    ref::ProtoIn in = state(now);
-    in.type = type;
-    in.cum_ack = wnd_start;
-    in.old_start = old_start;
-    in.newly_acked = newly;
-    in.dup = acks && newly == 0 && flight() > 0;
-    const RoceOut i = prototb::eval_model<true>(*inc_, in, RoceCfg::kUserW);
-    check_common(i, loss_twin::incoming(type, old_start, wnd_start, next_new), type == ref::kRxCnp);
+    const RoceOut i = event(type, newly, now);
     ref::ProtoIn pin = state(now);
     const RoceOut p = prototb::eval_model<false>(*per_, pin, RoceCfg::kUserW);
     check_common(p, loss_twin::periodic(false, wnd_start, next_new, rto), false);
@@ -269,19 +246,37 @@ class RoceFlow {
     return {i, p};
   }
 
-  /// A periodic visit at cycle `now`. With `drop` the engine cancels the
-  /// call (an incoming event of the flow in the same cycle): nothing is
-  /// written.
-  RoceOut visit(uint64_t now, bool timeout = false, bool drop = false) {
+  /// A periodic visit at cycle `now` on its own (a visit in the cycle of
+  /// an incoming event of the flow is merged(): the engine merges them).
+  RoceOut visit(uint64_t now, bool timeout = false) {
     ref::ProtoIn in = state(now);
     in.timeout = timeout;
     const RoceOut o = prototb::eval_model<false>(*per_, in, RoceCfg::kUserW);
     check_common(o, loss_twin::periodic(timeout, wnd_start, next_new, rto), false);
-    if (!drop) apply(o);
+    apply(o);
     return o;
   }
 
  private:
+  /// Stage 1 of an event (wnd_start advances by `newly` for the
+  /// ack-carrying types) and the incoming module on it, its outputs
+  /// checked; nothing applied.
+  RoceOut event(uint8_t type, uint32_t newly, uint64_t now) {
+    const bool acks = type == ref::kRxAck || type == ref::kRxSack || type == ref::kRxNack;
+    const uint32_t old_start = wnd_start;
+    if (acks) wnd_start += newly;
+    else newly = 0;
+    ref::ProtoIn in = state(now);
+    in.type = type;
+    in.cum_ack = wnd_start;
+    in.old_start = old_start;
+    in.newly_acked = newly;
+    in.dup = acks && newly == 0 && flight() > 0;
+    const RoceOut o = prototb::eval_model<true>(*inc_, in, RoceCfg::kUserW);
+    check_common(o, loss_twin::incoming(type, old_start, wnd_start, next_new), type == ref::kRxCnp);
+    return o;
+  }
+
   /// The inputs of both modules: the flow's state at cycle `now` (no SACKs,
   /// nothing pending; the other inputs 0).
   ref::ProtoIn state(uint64_t now) const {
