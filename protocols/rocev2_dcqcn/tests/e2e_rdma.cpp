@@ -350,12 +350,12 @@ TEST_CASE("e2e_rdma: rocev2: DCQCN's timers fire on schedule for a flow acked ev
   TONIC_SEED(0x6d657267);
   using Rp = ref::dcqcn::Rp;
   constexpr uint32_t kSeg = RoceCfg::kSegBytes;
-  constexpr uint64_t kRun = 12 * RoceCfg::kT + 2000;
   SysTb<Vtonic_rocev2_dcqcn_16x128> tb(kFlowCount, tonic_seed_);
   IdealAcker acker(kFlowCount, 40);
   RxLog log;
   Errors err;
   const ref::dcqcn::Params params = RoceCfg::params();
+  const uint64_t kRun = 12 * uint64_t{params.t_cycles} + 2000;
   std::unique_ptr<Rp> rp;
   uint64_t start = 0, acks = 0, merged = 0, calls = 0, compared = 0;
   uint32_t ws = 0;
