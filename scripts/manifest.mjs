@@ -225,7 +225,8 @@ export function cmakeTable(configs) {
   }
   for (const p of protocols) {
     out.push(`set(TONIC_PROTOCOL_${p.name}_CREDIT ${q(p.credit)})`, `set(TONIC_PROTOCOL_${p.name}_RECEIVER ${q(p.receiver)})`,
-      `set(TONIC_PROTOCOL_${p.name}_NS3 ${q(p.ns3 ?? '')})`);
+      `set(TONIC_PROTOCOL_${p.name}_NS3 ${q(p.ns3 ?? '')})`,
+      `set(TONIC_PROTOCOL_${p.name}_MARGINAL ${p.marginal ? 'ON' : 'OFF'})`);
     // Its network scenarios (<folder>/netsim/<scenario>.json), by name; files relative to the root.
     out.push(`set(TONIC_PROTOCOL_${p.name}_SCENARIOS ${list(Object.keys(p.scenarios))})`,
       ...Object.entries(p.scenarios).map(([s, f]) => `set(TONIC_PROTOCOL_${p.name}_SCENARIO_${s} ${q(f)})`));

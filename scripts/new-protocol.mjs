@@ -120,9 +120,9 @@ localparam user_t UserInit = ${s.userInit};
 // (the ack beats it), so the two never both write: incoming's. A protocol
 // whose periodic call keeps timers of its own picks per field.
 /* verilator lint_off UNUSEDSIGNAL */
-function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t u_old, user_t u_in,
-                                     user_t u_per);
-  return u_in;
+function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t merge_old,
+                                     user_t merge_in, user_t merge_per);
+  return merge_in;
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 `;

@@ -60,6 +60,11 @@
 //                  protocol (e.g. "TcpNewReno"): tonic-ns3 (which reads it
 //                  from the generated tonic/ns3_models.hpp) and the ns-3
 //                  comparisons run only protocols that name one
+//   timing         {"marginal": "<why>"}: the protocol's whole path (fixed +
+//                  protocol levels) is in check-protocol's marginal band
+//                  and the folder says why; make test then checks it
+//                  without --strict (a fail still fails). Without the key
+//                  the check is --strict
 //   checks         {check: true | {"defines": {MACRO: value}}}: the generic
 //                  rigs that run this protocol (opt-in: each costs test
 //                  time), the scenario chosen by its credit scheme; CHECKS:
@@ -447,7 +452,7 @@ export function checkNames(protocols, check) {
 
 const FILES = ['incoming.v', 'periodic_updates.v', 'user_configs.vh'];
 const DESCRIPTOR_KEYS = ['doc', 'receiver', 'host_restart', 'probes', 'small', 'module_windows', 'builds', 'twin', 'traced',
-  'reference', 'ns3', 'checks'];
+  'reference', 'ns3', 'checks', 'timing'];
 /// The ns-3 3.37 TcpCongestionOps a protocol may name in "ns3".
 export const NS3_TCPS = ['TcpNewReno', 'TcpDctcp', 'TcpCubic', 'TcpLinuxReno', 'TcpVegas', 'TcpBic', 'TcpHighSpeed',
   'TcpHtcp', 'TcpHybla', 'TcpIllinois', 'TcpLedbat', 'TcpLp', 'TcpScalable', 'TcpVeno', 'TcpWestwood', 'TcpYeah', 'TcpBbr'];
@@ -537,11 +542,17 @@ export function readProtocol(dir) {
   if (ns3 !== null && (!NS3_TCPS.includes(ns3) || !['tcp', 'tcp_sack'].includes(d.receiver))) {
     throw new Error(`${dw}: "ns3" must be one of ${NS3_TCPS.join(', ')} on a tcp or tcp_sack protocol`);
   }
+  const timing = d.timing ?? {};
+  if (typeof timing !== 'object' || Array.isArray(timing) || Object.keys(timing).some((k) => k !== 'marginal') ||
+      (timing.marginal !== undefined && (typeof timing.marginal !== 'string' || !timing.marginal.trim()))) {
+    throw new Error(`${dw}: "timing" must be {"marginal": "<why the whole path is in the marginal band>"}`);
+  }
   const checks = readChecks(d.checks ?? {}, { receiver: d.receiver, credit: cfg.credit, small }, dw);
   for (const c of Object.values(checks)) if (c.defines) readUserConfigs(path.join(dir, 'user_configs.vh'), c.defines);
   return {
     name, dir: rel(dir), receiver: d.receiver, host_restart: hostRestart, small, module_windows: moduleWindows,
-    builds, probes, twin: d.twin ?? null, traced, reference, ns3, checks, scenarios: readScenarios(dir, name), ...cfg,
+    builds, probes, twin: d.twin ?? null, traced, reference, ns3, checks, marginal: timing.marginal ?? null,
+    scenarios: readScenarios(dir, name), ...cfg,
   };
 }
 

@@ -9,8 +9,11 @@
 //    dup_acks = 0, timer restarted (if data is in flight).
 //  - RTO (RFC 6298): a new ack whose echo names a transmission that was not
 //    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
-//    RTTVAR and sets RTO = SRTT + max(1, 4 RTTVAR), at most RtoMax. Without
-//    a sample the RTO is kept, so a backed-off RTO stays until one arrives.
+//    RTTVAR, and sets RTO = SRTT + max(1, 4 RTTVAR) (at most RtoMax) of the
+//    estimate before it: the RTO lags the estimator by one sample, which
+//    keeps the estimator's adders and the RTO's in parallel (a second
+//    adder chain in series cost 8 levels). Without a sample the RTO is
+//    kept, so a backed-off RTO stays until one arrives.
 //    Until a flow's first sample (a receiver that echoes nothing), a new
 //    ack sets the RTO back to RtoInit instead, as without an estimator.
 //  - duplicate ack: dup_acks++; on the 3rd: ssthresh = max(flight/2, 2),
@@ -79,7 +82,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PO
 
   `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1,
-                            sample ? tonic_proto_pkg::rto_of(est_n, 32'(RtoMax)) : 32'(RtoInit), u_n);
+                            (sample && u.srtt8 != '0) ? tonic_proto_pkg::rto_of('{srtt8: u.srtt8, rttvar4: u.rttvar4}, 32'(RtoMax))
+                                                       : 32'(RtoInit), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;

@@ -88,8 +88,9 @@ inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
       n.dup_acks = u.dup_acks + 1;
     }
   }
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, sample ? proto::rto_of(est, kRtoMax) : kRtoInit,
-                      pack(n));
+  // The RTO of the estimate before this sample (one sample of lag).
+  const uint32_t rto_n = (sample && u.srtt8 != 0) ? proto::rto_of({u.srtt8, u.rttvar4}, kRtoMax) : kRtoInit;
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, rto_n, pack(n));
   return o;
 }
 

@@ -97,16 +97,16 @@ localparam int unsigned RtoMax   = 1280000;  // RtoInit << 6
 //    rate write follows the same rule (stage 2's rate where it writes one;
 //    a CNP always writes it, so its Rc holds against a merged call's).
 /* verilator lint_off UNUSEDSIGNAL */
-function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t u_old, user_t u_in,
-                                     user_t u_per);
+function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t merge_old,
+                                     user_t merge_in, user_t merge_per);
   user_t m;
-  if (typ == tonic_dd_pkg::RxCnp) return u_in;
-  m       = u_per;
-  m.bytes = u_in.bytes;
-  m.b_cnt = u_in.b_cnt;
-  if (u_in.rc != u_old.rc) begin
-    m.rc = u_in.rc;
-    m.rt = u_in.rt;
+  if (typ == tonic_dd_pkg::RxCnp) return merge_in;
+  m       = merge_per;
+  m.bytes = merge_in.bytes;
+  m.b_cnt = merge_in.b_cnt;
+  if (merge_in.rc != merge_old.rc) begin
+    m.rc = merge_in.rc;
+    m.rt = merge_in.rt;
   end
   return m;
 endfunction

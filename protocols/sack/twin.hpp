@@ -184,7 +184,8 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   }
   const bool sampled = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
   proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off,
-                      sampled ? proto::rto_of(est, kRtoMax) : kRtoInit, pack(n));
+                      (sampled && u.srtt8 != 0) ? proto::rto_of({u.srtt8, u.rttvar4}, kRtoMax) : kRtoInit,
+                      pack(n));
   return o;
 }
 

@@ -59,8 +59,8 @@ localparam int unsigned TokensInit = 0;  // tokens on ADD (segments)
 // This protocol's periodic call writes only on a timeout, and a merged
 // call has none (the ack beats it), so the two never both write: incoming's.
 /* verilator lint_off UNUSEDSIGNAL */
-function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t u_old, user_t u_in,
-                                     user_t u_per);
-  return u_in;
+function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t merge_old,
+                                     user_t merge_in, user_t merge_per);
+  return merge_in;
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */

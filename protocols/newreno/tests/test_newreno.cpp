@@ -29,6 +29,7 @@ using NewRenoFlow = FlowSim<Vnewreno_incoming, Vnewreno_periodic, NewRenoTwin, 1
 #define PROTO_CONFIGS \
   tonic::prototb::NewRenoIncoming, tonic::prototb::NewRenoPeriodic, tonic::prototb::NewRenoIncoming256
 #define PROTO_FLOWS NewRenoFlow
+#define PROTO_RTO_FLOWS NewRenoFlow
 #define PROTO_TWIN tonic::ref::NewRenoTwin
 #include "unit/proto/proto_cases.hpp"
 

@@ -30,6 +30,7 @@ using RenoFlow = FlowSim<Vreno_incoming, Vreno_periodic, RenoTwin, 128>;
 #define PROTO_CONFIGS \
   tonic::prototb::RenoIncoming, tonic::prototb::RenoPeriodic, tonic::prototb::RenoIncoming256
 #define PROTO_FLOWS RenoFlow
+#define PROTO_RTO_FLOWS RenoFlow
 #define PROTO_TWIN tonic::ref::RenoTwin
 #include "unit/proto/proto_cases.hpp"
 

@@ -199,7 +199,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: timer events give 4 fast steps then additive and 
   REQUIRE(p.f.u().rt == rt_cut + 5 * RoceCfg::kRai + 2 * RoceCfg::kRhai);
 }
 
-TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes no rate",
+TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes the rate it leaves",
                    "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(0);
   int n = 0;
@@ -211,7 +211,10 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes no rate
   REQUIRE(p.rp.stats().cuts_at_rmin == 1);
   const RoceOut o = p.cnp(p.now + 1);
   REQUIRE(o.user_we);
-  REQUIRE(!o.rate_we);
+  // A CNP always writes the rate (here unchanged), so a periodic call merged
+  // with it cannot raise it (user_merge).
+  REQUIRE(o.rate_we);
+  REQUIRE(o.rate == RoceCfg::kRmin);
   REQUIRE(p.f.u().rc == RoceCfg::kRmin);
 }
 

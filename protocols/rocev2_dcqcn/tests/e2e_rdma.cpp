@@ -359,7 +359,10 @@ TEST_CASE("e2e_rdma: rocev2: DCQCN's timers fire on schedule for a flow acked ev
   std::unique_ptr<Rp> rp;
   uint64_t start = 0, acks = 0, merged = 0, calls = 0, compared = 0;
   uint32_t ws = 0;
-  open_flows(tb, acker, 1, 1u << 24, kSeg);
+  // 64-byte segments: at the line rate (125 B per cycle) the CR engine
+  // sends one per cycle, so an ack comes back in every cycle. (The
+  // protocol counts SegBytes per acked segment whatever their length.)
+  open_flows(tb, acker, 1, 1u << 24, 64);
   auto compare = [&](uint64_t c, const SysTrace& t, const char* what) {
     ++compared;
     const RoceUser u = RoceUser::from(t);

@@ -29,6 +29,7 @@ using SackFlow = FlowSim<Vsack_incoming, Vsack_periodic, SackTwin, 128>;
 #define PROTO_CONFIGS \
   tonic::prototb::SackIncoming, tonic::prototb::SackPeriodic, tonic::prototb::SackIncoming256
 #define PROTO_FLOWS SackFlow
+#define PROTO_RTO_FLOWS SackFlow
 #define PROTO_TWIN tonic::ref::SackTwin
 #include "unit/proto/proto_cases.hpp"
 

@@ -29,8 +29,8 @@ localparam int unsigned TokensInit = 4;
 // cycle (the engine evaluates this; typ is the incoming event's type).
 // The periodic call of this probe writes no user state: incoming's.
 /* verilator lint_off UNUSEDSIGNAL */
-function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t u_old, user_t u_in,
-                                     user_t u_per);
-  return u_in;
+function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t merge_old,
+                                     user_t merge_in, user_t merge_per);
+  return merge_in;
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */

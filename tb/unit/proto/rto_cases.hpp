@@ -5,10 +5,12 @@
 // when a protocol's test file defines PROTO_RTO_FLOWS (its FlowSim types).
 // Every event runs through the Verilated modules and the twin (FlowSim
 // compares them); these cases check the values against RFC 6298 itself:
-//  - the first sample: SRTT = R, RTTVAR = R / 2, RTO = SRTT + 4 RTTVAR;
-//  - steps of the RTT: each RTO equals the integer reference exactly and
-//    the real-valued recursion of RFC 6298 2.3 within the truncation of
-//    the shifts;
+//  - the first sample: SRTT = R, RTTVAR = R / 2; RTO = SRTT + 4 RTTVAR from
+//    the next sample on (the protocols write the RTO of the estimate before
+//    each sample: one sample of lag keeps the two adder chains parallel);
+//  - steps of the RTT: the estimator equals the integer reference exactly
+//    and the real-valued recursion of RFC 6298 2.3 within the truncation of
+//    the shifts, the RTO the reference's of the sample before;
 //  - Karn's rule: an ack echoing a retransmission, or echoing nothing, is
 //    no sample (RTO and estimator unchanged);
 //  - back-off: each timeout doubles the RTO up to RtoMax; acks without a
@@ -66,10 +68,14 @@ TEMPLATE_TEST_CASE("rto: the first RTT sample gives SRTT = R, RTTVAR = R/2", "[p
   REQUIRE(f.u().srtt8 == 0);
   // R large enough that RTO = R + 4 R/2 = 3R lies above RtoMin.
   const uint32_t r = Twin::kRtoMin / 2 + 1000;
-  const ProtoOut o = rto::ack_one(f, rto::echo(r));
+  ProtoOut o = rto::ack_one(f, rto::echo(r));
   CHECK(o.rto_we);
   CHECK(f.u().srtt8 == 8 * r);
   CHECK(f.u().rttvar4 == 2 * r);
+  CHECK(f.rto == Twin::kRtoInit);  // the estimate before this sample: none
+  // The next sample writes the RTO of the first: R + 4 R/2.
+  o = rto::ack_one(f, rto::echo(r));
+  CHECK(o.rto_we);
   CHECK(f.rto == std::min<uint32_t>(3 * r, Twin::kRtoMax));
 }
 
@@ -92,11 +98,12 @@ TEMPLATE_TEST_CASE("rto: RTT steps follow RFC 6298 exactly in integers and close
   for (uint32_t r : samples) {
     const ProtoOut o = rto::ack_one(f, rto::echo(r));
     REQUIRE(o.rto_we);
+    const uint32_t want_rto = first ? Twin::kRtoInit : rto::engine_rto<Twin>(ref);  // the estimate before
     ref = proto::rtt_sample(ref, r);
     // The integer reference, exactly.
     REQUIRE(f.u().srtt8 == ref.srtt8);
     REQUIRE(f.u().rttvar4 == ref.rttvar4);
-    REQUIRE(f.rto == rto::engine_rto<Twin>(ref));
+    REQUIRE(f.rto == want_rto);
     // RFC 6298 2.2 / 2.3 in reals: the shifts truncate at most one cycle
     // of SRTT / RTTVAR per step, and the error decays geometrically, so it
     // stays within 8 cycles of SRTT and 4 of RTTVAR.
@@ -152,9 +159,11 @@ TEMPLATE_TEST_CASE("rto: back-off doubles until a new sample recomputes it", "[p
   TestType f;
   const uint32_t r = Twin::kRtoMin / 2 + 500;
   rto::ack_one(f, rto::echo(r));
+  const proto::RttEst est1{f.u().srtt8, f.u().rttvar4};
+  rto::ack_one(f, rto::echo(r));  // writes the RTO of est1
   const proto::RttEst est{f.u().srtt8, f.u().rttvar4};
   const uint32_t rto0 = f.rto;
-  REQUIRE(rto0 == rto::engine_rto<Twin>(est));
+  REQUIRE(rto0 == rto::engine_rto<Twin>(est1));
   // Three timeouts: 2x, 4x, 8x (RFC 6298 5.5), the estimator untouched.
   uint32_t want = rto0;
   for (int k = 0; k < 3; ++k) {
@@ -171,9 +180,10 @@ TEMPLATE_TEST_CASE("rto: back-off doubles until a new sample recomputes it", "[p
   CHECK(f.rto == want);
   rto::ack_one(f, ref::EvInfo{});
   CHECK(f.rto == want);
-  // A valid sample collapses it to the estimate (RFC 6298 5.7).
+  // A valid sample collapses it to the estimate (RFC 6298 5.7; the
+  // estimate before the sample, which the timeouts left alone).
   rto::ack_one(f, rto::echo(r));
-  CHECK(f.rto == rto::engine_rto<Twin>(proto::rtt_sample(est, r)));
+  CHECK(f.rto == rto::engine_rto<Twin>(est));
   // Back-off stops at RtoMax.
   for (int k = 0; k < 12; ++k) {
     f.send(1);
@@ -189,5 +199,6 @@ TEMPLATE_TEST_CASE("rto: a sample beyond the range gives RtoMax", "[proto][rto]"
   TestType f;
   rto::ack_one(f, rto::echo(0xffffffffu));
   CHECK(f.u().srtt8 == 8 * proto::kRttMax);
+  rto::ack_one(f, rto::echo(0xffffffffu));
   CHECK(f.rto == Twin::kRtoMax);
 }
