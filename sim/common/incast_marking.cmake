@@ -16,6 +16,7 @@
 if(NOT EXE OR NOT SIM OR NOT CONFIG OR NOT OUT)
   message(FATAL_ERROR "usage: cmake -DEXE=<simulator> -DSIM=tonic|ns3 -DCONFIG=<single.json> -DOUT=<dir> -P incast_marking.cmake")
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/csv_headers.cmake)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 file(READ ${CONFIG} good)
@@ -43,20 +44,10 @@ function(check_run unit k)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${EXE} (${unit}) exited with ${rc}")
   endif()
-  foreach(pair "queue.csv|time_us,queue_bytes,queue_packets"
-               "cwnd_flows.csv|time_us,flow_0,flow_1,flow_2,flow_3"
-               "flow_stats.csv|key,sender,flow,first_tx_us,completion_us,throughput_mbps,fast_retransmits,timeouts,retransmits")
-    string(REPLACE "|" ";" pair "${pair}")
-    list(GET pair 0 f)
-    list(GET pair 1 want)
-    if(NOT EXISTS ${dir}/${f})
-      message(FATAL_ERROR "${unit}: no ${f}")
-    endif()
-    file(STRINGS ${dir}/${f} lines LIMIT_COUNT 1)
-    if(NOT lines STREQUAL want)
-      message(FATAL_ERROR "${unit}: ${f} header is '${lines}', expected '${want}'")
-    endif()
-  endforeach()
+  tonic_check_csv_headers(${unit} ${dir}
+    "queue.csv|time_us,queue_bytes,queue_packets"
+    "cwnd_flows.csv|time_us,flow_0,flow_1,flow_2,flow_3"
+    "flow_stats.csv|key,sender,flow,first_tx_us,completion_us,throughput_mbps,fast_retransmits,timeouts,retransmits")
   file(READ ${dir}/summary.json js)
   string(JSON sim GET "${js}" simulator)
   if(NOT sim STREQUAL SIM)

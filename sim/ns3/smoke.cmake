@@ -14,6 +14,8 @@ if(NOT EXE OR NOT OUT OR NOT MODE OR NOT CONFIG)
   message(FATAL_ERROR "usage: cmake -DMODE=smoke|bad -DEXE=<tonic-ns3> -DCONFIG=<json> -DOUT=<dir> -P smoke.cmake")
 endif()
 
+include(${CMAKE_CURRENT_LIST_DIR}/../common/csv_headers.cmake)
+
 if(MODE STREQUAL "smoke")
   file(REMOVE_RECURSE ${OUT})
   execute_process(COMMAND ${EXE} --config ${CONFIG} --out ${OUT} --drops=5,37,38 --quiet
@@ -22,20 +24,10 @@ if(MODE STREQUAL "smoke")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "tonic-ns3 exited with ${rc}")
   endif()
-  foreach(pair "cwnd.csv|time_us,cwnd_segments,ssthresh_segments"
-               "tx.csv|time_us,segment,retransmit"
-               "flows.csv|sender,flow,throughput_mbps,retransmits")
-    string(REPLACE "|" ";" pair "${pair}")
-    list(GET pair 0 f)
-    list(GET pair 1 want)
-    if(NOT EXISTS ${OUT}/${f})
-      message(FATAL_ERROR "tonic-ns3 did not write ${OUT}/${f}")
-    endif()
-    file(STRINGS ${OUT}/${f} lines LIMIT_COUNT 1)
-    if(NOT lines STREQUAL want)
-      message(FATAL_ERROR "${f} header is '${lines}', expected '${want}'")
-    endif()
-  endforeach()
+  tonic_check_csv_headers(tonic-ns3 ${OUT}
+    "cwnd.csv|time_us,cwnd_segments,ssthresh_segments"
+    "tx.csv|time_us,segment,retransmit"
+    "flows.csv|sender,flow,throughput_mbps,retransmits")
   if(NOT EXISTS ${OUT}/summary.json)
     message(FATAL_ERROR "tonic-ns3 did not write ${OUT}/summary.json")
   endif()
