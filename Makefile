@@ -69,11 +69,13 @@ test: lint build
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure -LE regress $(CTEST_ARGS)
 
 # The long runs, one after another (each writes its report under
-# build/reports/ and its table in docs/): the tests labelled regress, the
+# build/reports/ and its table in docs/): the benchmark executables (built
+# only: make test leaves them out), the tests labelled regress, the
 # soak, the fuzz campaigns, every proof, the netlist comparisons, the
 # experiments and the synthesis estimate.
 REGRESS_SOAK_CYCLES ?= 1e8
 regress: build
+	@cmake --build $(BUILD) -j $(JOBS) --target benches
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure -L regress
 	@$(MAKE) --no-print-directory soak SOAK_CYCLES=$(REGRESS_SOAK_CYCLES)
 	@$(MAKE) --no-print-directory fuzz

@@ -197,19 +197,26 @@ function(tonic_make_protocol_tests)
       continue()
     endif()
     get_property(dir GLOBAL PROPERTY TONIC_PBENCH_${exe}_DIR)
-    tonic_add_bench(${exe} SOURCES ${_SRCS} MODELS ${_MODELS})
+    tonic_add_bench(${exe} RUNNER SOURCES ${_SRCS} MODELS ${_MODELS})
     set_target_properties(${exe} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${dir})
   endforeach()
 endfunction()
 
-# tonic_add_bench(<exe> SOURCES <cpp...> MODELS <models...>)
-# A benchmark executable (run by scripts/bench.sh, never by ctest).
+# tonic_add_bench(<exe> [RUNNER] SOURCES <cpp...> MODELS <models...>)
+# A benchmark executable (run by scripts/bench.mjs, never by ctest): left
+# out of the default build (make test does not need it, nor the models only
+# it links); the target `benches` builds them all (make bench, make regress).
+# RUNNER: an experiment runner (livelock_run), built by default.
 function(tonic_add_bench EXE)
-  cmake_parse_arguments(B "" "" "SOURCES;MODELS" ${ARGN})
-  add_executable(${EXE} ${B_SOURCES})
+  cmake_parse_arguments(B "RUNNER" "" "SOURCES;MODELS" ${ARGN})
+  if(B_RUNNER)
+    add_executable(${EXE} ${B_SOURCES})
+  else()
+    add_executable(${EXE} EXCLUDE_FROM_ALL ${B_SOURCES})
+    set_property(GLOBAL APPEND PROPERTY TONIC_BENCHES ${EXE})
+  endif()
   target_link_libraries(${EXE} PRIVATE tonic_tb CLI11::CLI11 ${B_MODELS})
   tonic_testbench_flags(${EXE})
-  set_property(GLOBAL APPEND PROPERTY TONIC_BENCHES ${EXE})
 endfunction()
 
 # The configs: scripts/manifest.mjs is the one reader of rtl/manifest/*.json

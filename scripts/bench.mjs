@@ -90,7 +90,7 @@ if (!opts['no-build-times']) {
     process.stdout.write(`bench: built ${c.name} in ${buildS[c.name]} s\n`);
   }
 }
-sh('cmake', ['--build', BUILD, '-j', '2']);
+sh('cmake', ['--build', BUILD, '--target', 'all', 'benches', '-j', '2']);
 
 // Benchmark executables: bench_* below build/bench/tb.
 function findBenches(dir) {
