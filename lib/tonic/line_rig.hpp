@@ -186,6 +186,8 @@ class LineRig {
     uint64_t at;
     uint32_t flow, idx;
     bool ce, trimmed;
+    uint32_t ts;  // transmit stamp, echoed by the receiver
+    bool rtx;
   };
 
   void step() {
@@ -194,11 +196,12 @@ class LineRig {
     drive_ctrl(d, ctrl_);
     // Network: the bottleneck's departures, then arrivals at the receiver.
     if (cfg_.bottleneck.on)
-      for (const SwitchPacket& p : q_.pop(c)) fwd_.push_back({c + delay(), p.flow, p.seg, p.ce, p.trimmed});
+      for (const SwitchPacket& p : q_.pop(c))
+        fwd_.push_back({c + delay(), p.flow, p.seg, p.ce, p.trimmed, p.ts, p.rtx});
     while (!fwd_.empty() && fwd_.front().at <= c) {
       const Pkt p = fwd_.front();
       fwd_.pop_front();
-      rx_.segment(c, p.flow, p.idx, p.ce, p.trimmed);
+      rx_.segment(c, p.flow, p.idx, p.ce, p.trimmed, p.ts, p.rtx);
     }
     rx_.advance(c, evs_);
     for (const RxEvent& e : evs_) ret_.push_back({c + delay(), e});
@@ -247,7 +250,7 @@ class LineRig {
       rx_q_.pop_front();
       ++rx_beats_;
     }
-    if (d.seg_valid_o && d.seg_ready_i) on_seg(c, d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o);
+    if (d.seg_valid_o && d.seg_ready_i) on_seg(c, d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o, d.seg_ts_o);
     if (d.cr_enq_drop_o) fail(c, "CR ring overflow (more than RingN outstanding)");
     h_.tick();
     ++cycles_;
@@ -298,7 +301,7 @@ class LineRig {
     samples_.push_back(s);
   }
 
-  void on_seg(uint64_t c, uint32_t f, uint32_t idx, bool rtx, uint32_t len) {
+  void on_seg(uint64_t c, uint32_t f, uint32_t idx, bool rtx, uint32_t len, uint32_t ts) {
     ++segs_;
     if (f >= kFlows) return fail(c, "flow id out of range");
     Flow& t = fl_[f];
@@ -346,9 +349,10 @@ class LineRig {
       p.seg = idx;
       p.len = len;
       p.rtx = rtx;
+      p.ts = ts;
       q_.push(c, p);
     } else {
-      fwd_.push_back({c + delay(), f, idx, false, false});
+      fwd_.push_back({c + delay(), f, idx, false, false, ts, rtx});
     }
   }
 

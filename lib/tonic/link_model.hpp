@@ -5,7 +5,8 @@
 // Plain C++ (no Verilator headers). Owns a DropModel and a TcpReceiver
 // (configure them through drops() and receiver()).
 //
-//   push_data(c, flow, seg, len, rtx)  a segment leaves the sender in cycle c.
+//   push_data(c, flow, seg, len, rtx, ts)  a segment (transmit stamp ts, the
+//       sender's seg_ts_o) leaves the sender in cycle c.
 //       The DropModel decides at once (in push order). A surviving segment
 //       reaches the receiver in cycle c + delay (+ a random extra delay when
 //       reordering is on; segments arriving in the same cycle keep push
@@ -57,6 +58,7 @@ struct DataArrival {
   uint32_t seg = 0;
   uint32_t len = 0;
   bool rtx = false;
+  uint32_t ts = 0;      // transmit stamp (seg_ts_o), echoed by the acks
 };
 
 class LinkModel {
@@ -82,7 +84,7 @@ class LinkModel {
 
   /// A data segment leaves the sender in `cycle`; returns false if the
   /// network drops it.
-  bool push_data(uint64_t cycle, uint32_t flow, uint32_t seg, uint32_t len, bool rtx) {
+  bool push_data(uint64_t cycle, uint32_t flow, uint32_t seg, uint32_t len, bool rtx, uint32_t ts = 0) {
     if (popped_any_ && cycle < last_pop_)
       throw std::invalid_argument("LinkModel::push_data: cycle before the last pop_acks");
     ++pushed_;
@@ -92,7 +94,7 @@ class LinkModel {
       at += reorder_rng_.range(1, cfg_.reorder_max);
       ++reordered_;
     }
-    data_.push({at, next_id_++, DataArrival{at, cycle, flow, seg, len, rtx}});
+    data_.push({at, next_id_++, DataArrival{at, cycle, flow, seg, len, rtx, ts}});
     return true;
   }
 
@@ -169,7 +171,7 @@ class LinkModel {
       ++arrived_;
       bytes_arrived_ += d.len;
       if (on_arrival) on_arrival(d);
-      rx_.segment(d.cycle, d.flow, d.seg);
+      rx_.segment(d.cycle, d.flow, d.seg, d.ts, d.rtx);
     }
     rx_.advance(cycle);
     for (const AckEvent& a : rx_.take_acks())

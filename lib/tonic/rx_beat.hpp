@@ -27,6 +27,9 @@ inline RxCmd rx_cmd(uint32_t flow, RxType type, uint32_t cum_ack = 0, bool sack_
 inline RxCmd to_cmd(const RxEvent& e) {
   RxCmd r = rx_cmd(e.flow, static_cast<RxType>(e.type), e.cum_ack, e.sack_valid, e.sack_idx, e.grant);
   r.ecn = e.ecn;
+  r.echo_valid = e.echo.valid;
+  r.echo_rtx = e.echo.rtx;
+  r.echo_ts = e.echo.ts;
   return r;
 }
 

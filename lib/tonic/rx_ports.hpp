@@ -211,8 +211,8 @@ inline std::string str(const RxEngineStats& s) {
 
 /// A receiver control packet as the sender's rx input beat (tonic_top's
 /// rx_* port): the loopback test and tonic-netsim's sender NIC. The echo
-/// and the SACK blocks are not carried: the rx input has no port for them
-/// yet.
+/// goes to rx_echo_*_i; the SACK blocks are not carried: the rx input has
+/// no port for them yet.
 inline RxCmd rx_cmd_of(const RxCtl& x) {
   RxCmd r;
   r.flow = x.flow;
@@ -222,6 +222,9 @@ inline RxCmd rx_cmd_of(const RxCtl& x) {
   r.sack_idx = x.sack_idx;
   r.ecn = x.ecn;
   r.grant = x.grant;
+  r.echo_valid = x.echo.valid;
+  r.echo_rtx = x.echo.rtx;
+  r.echo_ts = x.echo.ts;
   return r;
 }
 

@@ -80,6 +80,7 @@ struct SwitchPacket {
   bool rtx = false;
   bool ce = false;         // ECN congestion experienced
   bool trimmed = false;    // header only (NDP)
+  uint32_t ts = 0;         // transmit stamp (seg_ts_o), carried to the receiver
   uint64_t arrival = 0;    // push cycle
   uint64_t departure = 0;  // cycle it leaves the output (set by the queue)
   uint64_t id = 0;         // push order (set by the queue)

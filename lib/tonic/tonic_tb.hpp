@@ -101,6 +101,9 @@ class TonicTb {
       r.cum_ack = a.cum_ack;
       r.sack_valid = a.sack_valid;
       r.sack_idx = a.sack_idx;
+      r.echo_valid = a.echo.valid;
+      r.echo_rtx = a.echo.rtx;
+      r.echo_ts = a.echo.ts;
       drive_rx(r);
       pending_acks_.pop_front();
     }
@@ -141,7 +144,7 @@ class TonicTb {
       if (outs_ == mutate_at_) mutate(s);
       sb_.segment(s.cycle, s.flow, s.idx, s.rtx, s.len);
       ++outs_;
-      link_.push_data(c, s.flow, s.idx, s.len, s.rtx);
+      link_.push_data(c, s.flow, s.idx, s.len, s.rtx, s.ts);
       if (on_seg) on_seg(s);
     }
     if (d.note_valid_o) ++notes_;

@@ -39,6 +39,7 @@ struct Packet {
   uint32_t flow = 0;          // the flow's id on its sender
   uint32_t idx = 0;           // data: the segment's index (Tonic sequence number)
   bool rtx = false;           // data: a retransmission (seg_rtx_o)
+  uint32_t ts = 0;            // data: the sender's transmit stamp (seg_ts_o), echoed by the receiver
   bool ce = false;            // data: ECN congestion experienced
   bool trimmed = false;       // data: payload trimmed by the switch (NDP)
   uint32_t bytes = 0;         // on the wire (payload + header)

@@ -273,6 +273,7 @@ class SenderNic : public SenderNicBase {
     p.flow = f;
     p.idx = idx;
     p.rtx = rtx;
+    p.ts = d.seg_ts_o;
     p.bytes = d.seg_len_o + cfg_.header_bytes;
     egress_->push(p);
     if (static_cast<int>(f) == cfg_.trace_flow && traces.tx) traces.tx(t_us(), seq_dist(s.start, idx), rtx);
@@ -502,6 +503,8 @@ class RtlReceiverNic : public ReceiverNicBase {
       x.idx = k.idx;
       x.ecn = k.ce;
       x.trimmed = k.trimmed;
+      x.ts = k.ts;
+      x.rtx = k.rtx;
       x.node = k.node;
       x.ctx = k.ctx;
       x.msgid = k.msgid;
@@ -566,7 +569,7 @@ class Gb0ReceiverNic : public ReceiverNicBase {
       const Packet k = ingress_.front();
       ingress_.pop_front();
       const uint64_t before = rx_.counters(k.key).messages;
-      rx_.segment(cycle_, k.key, k.idx);
+      rx_.segment(cycle_, k.key, k.idx, k.ts, k.rtx);
       const uint64_t after = rx_.counters(k.key).messages;
       if (after > before) {
         ReceiverFlow& f = fl_[k.key];

@@ -152,6 +152,8 @@ class Soak {
     uint64_t at, seq;
     uint32_t key, idx;
     bool trimmed, ce;
+    uint32_t ts;  // transmit stamp, echoed by the receiver
+    bool rtx;
     bool operator>(const Pkt& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
   struct Ev {
@@ -289,7 +291,7 @@ class Soak {
     while (!fwd_.empty() && fwd_.top().at <= c) {
       const Pkt p = fwd_.top();
       fwd_.pop();
-      rx_.segment(c, p.key, p.idx, p.ce, p.trimmed);
+      rx_.segment(c, p.key, p.idx, p.ce, p.trimmed, p.ts, p.rtx);
     }
     rx_.advance(c, evs_);
     for (const RxEvent& e : evs_) {
@@ -358,7 +360,7 @@ class Soak {
       }
       rx_q_.pop_front();
     }
-    if (d.seg_valid_o && d.seg_ready_i) on_seg(c, d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o);
+    if (d.seg_valid_o && d.seg_ready_i) on_seg(c, d.seg_flow_o, d.seg_idx_o, d.seg_rtx_o, d.seg_len_o, d.seg_ts_o);
     if (d.cr_enq_drop_o) violation("CR ring overflow (more than RingN outstanding)");
     h_.tick();
   }
@@ -386,7 +388,7 @@ class Soak {
     }
   }
 
-  void on_seg(uint64_t c, uint32_t f, uint32_t idx, bool rtx, uint32_t len) {
+  void on_seg(uint64_t c, uint32_t f, uint32_t idx, bool rtx, uint32_t len, uint32_t ts) {
     if (res_.segments == o_.mutate_at) ++idx;  // self-test of the checks
     ++res_.segments;
     res_.retransmissions += rtx;
@@ -398,7 +400,7 @@ class Soak {
     if (storm_ && loss_ > 0 && rng_.chance(loss_)) {
       if (registry::get(p_).receiver == Receiver::kNdp && rng_.chance(0.5)) {  // trimmed, not dropped
         ++res_.trimmed;
-        fwd_.push({c + delay_, seq_++, t.key, idx, true, false});
+        fwd_.push({c + delay_, seq_++, t.key, idx, true, false, ts, rtx});
       } else {
         ++res_.lost;
       }
@@ -410,7 +412,7 @@ class Soak {
       ++res_.reordered;
     }
     const bool ce = storm_ && rng_.chance(0.01);
-    fwd_.push({at, seq_++, t.key, idx, false, ce});
+    fwd_.push({at, seq_++, t.key, idx, false, ce, ts, rtx});
   }
 
   /// Counts the scoreboard's new violations (its first one as the message).
