@@ -63,8 +63,9 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
   const bool passed = new_ack && adv > u.rec_off;  // ack > recover
   const uint32_t rec_left = (u.rec_off - adv) & 0xff;
   const uint32_t half = proto::half_flight(flight);
-  // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
-  const bool sample = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  // RFC 6298: a new ack with an echo (of a first transmission only under
+  // Karn's rule, RttKarn).
+  const bool sample = new_ack && in.info.rtt_valid && !(kRttKarn != 0 && in.info.echo_rtx);
   // No sample yet (a receiver that echoes nothing): RtoInit on a new ack,
   // but a later partial ack's.
   const bool unsampled = new_ack && u.srtt8 == 0 && !(u.in_rec && !passed && u.partial);

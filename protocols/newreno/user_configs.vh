@@ -49,6 +49,13 @@ localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz: the RTO until
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here (RtoInit << 6)
 `endif
+// RTT samples (RFC 6298 section 3): 0 = every echo is a sample, as with
+// TCP timestamps (RFC 7323; ns-3 and Linux by default): the echo carries
+// the stamp of the very transmission it answers, a retransmission's too,
+// so it is unambiguous, and after an RTO the first ack collapses the
+// backed-off RTO; 1 = Karn's rule, an ack echoing a retransmission is no
+// sample (a sender without per-transmission stamps).
+localparam int unsigned RttKarn = 0;
 // Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack
 // (appropriate byte counting, RFC 3465, L = 2).
 localparam int unsigned SsAckCap = 2;

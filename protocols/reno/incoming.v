@@ -7,8 +7,8 @@
 //    else slow start (cwnd < ssthresh): cwnd += min(newly acked, SsAckCap);
 //    else congestion avoidance: +1 per cwnd segments acked (ca_cnt).
 //    dup_acks = 0, timer restarted (if data is in flight).
-//  - RTO (RFC 6298): a new ack whose echo names a transmission that was not
-//    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
+//  - RTO (RFC 6298): a new ack with an echo is an RTT sample (with
+//    RttKarn = 1 only an echo of a first transmission: Karn's rule); it updates SRTT and
 //    RTTVAR, and sets RTO = SRTT + max(1, 4 RTTVAR) (at most RtoMax) of the
 //    estimate before it: the RTO lags the estimator by one sample, which
 //    keeps the estimator's adders and the RTO's in parallel (a second
@@ -38,9 +38,9 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PO
   assign ssthresh = 10'(u.ssthresh);
   assign half     = tonic_proto_pkg::half_flight(10'(flight_i));
   assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap));
-  // An RTT sample: a new ack echoing a transmission that was not a
-  // retransmission (Karn).
-  assign sample   = new_ack && info_i.rtt_valid && !info_i.echo_rtx;
+  // An RTT sample: a new ack with an echo; under Karn's rule (RttKarn,
+  // user_configs.vh) only an echo of a first transmission.
+  assign sample   = new_ack && info_i.rtt_valid && !(RttKarn != 0 && info_i.echo_rtx);
   assign unsampled = new_ack && u.srtt8 == '0;  // no sample yet: RtoInit
   assign est_n    = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
 

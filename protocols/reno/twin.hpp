@@ -52,8 +52,9 @@ inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
   uint32_t wnd_n = 0;
   const uint32_t half = proto::half_flight(flight);
   const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
-  // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
-  const bool sample = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  // RFC 6298: a new ack with an echo (of a first transmission only under
+  // Karn's rule, RttKarn).
+  const bool sample = new_ack && in.info.rtt_valid && !(kRttKarn != 0 && in.info.echo_rtx);
   const bool unsampled = new_ack && u.srtt8 == 0;  // no sample yet: RtoInit
   const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
   if (new_ack) {

@@ -31,6 +31,11 @@ localparam int unsigned InitWnd  = 10;
 localparam int unsigned RtoInit  = 20000;    // 200 us at 100 MHz: the RTO until the first RTT sample
 localparam int unsigned RtoMin   = 20000;
 localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here (RtoInit << 6)
+// RTT samples (RFC 6298 section 3): 1 = Karn's rule, an ack whose echo
+// names a retransmission is no sample (classic Reno without timestamps);
+// 0 = every echo is a sample, as with TCP timestamps (RFC 7323): the echo
+// carries the stamp of the transmission it answers, so it is unambiguous.
+localparam int unsigned RttKarn = 1;
 // Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack
 // (appropriate byte counting, RFC 3465, L = 2).
 localparam int unsigned SsAckCap = 2;

@@ -17,8 +17,8 @@
 //    integer form of RFC 6675's pipe; leave when wnd_start passes
 //    RecoveryPoint (cwnd = ssthresh).
 //  - Outside recovery, new acks: slow start / congestion avoidance as Reno.
-//  - RTO (RFC 6298): a new ack whose echo names a transmission that was not
-//    a retransmission (Karn's rule) is an RTT sample; it updates SRTT and
+//  - RTO (RFC 6298): a new ack with an echo is an RTT sample (with
+//    RttKarn = 1 only an echo of a first transmission: Karn's rule); it updates SRTT and
 //    RTTVAR, and sets RTO = SRTT + max(1, 4 RTTVAR) (at most RtoMax) of the
 //    estimate before it: the RTO lags the estimator by one sample, which
 //    keeps the estimator's adders and the RTO's in parallel (a second
@@ -38,11 +38,11 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
   tonic_dd_pkg::seq_t dadv;      // adv if this is a new ack, else 0
   assign u       = user_t'(user_i);
 
-  // An RTT sample: a new ack echoing a transmission that was not a
-  // retransmission (Karn).
+  // An RTT sample: a new ack with an echo; under Karn's rule (RttKarn,
+  // user_configs.vh) only an echo of a first transmission.
   logic                      sample;
   tonic_proto_pkg::rtt_est_t est_n;
-  assign sample = new_ack && info_i.rtt_valid && !info_i.echo_rtx;
+  assign sample = new_ack && info_i.rtt_valid && !(RttKarn != 0 && info_i.echo_rtx);
   logic unsampled;  // no sample yet: RtoInit on a new ack
   assign unsampled = new_ack && u.srtt8 == '0;
   assign est_n  = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);

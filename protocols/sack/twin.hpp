@@ -141,8 +141,9 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   o.user_we = ev;
   if (ev) {
     if (new_ack) {
-      // RFC 6298 with Karn's rule: a new ack echoing a first transmission.
-      const bool sample = in.info.rtt_valid && !in.info.echo_rtx;
+      // RFC 6298: a new ack with an echo (of a first transmission only under
+      // Karn's rule, RttKarn).
+      const bool sample = in.info.rtt_valid && !(kRttKarn != 0 && in.info.echo_rtx);
       o.rto_we = sample || u.srtt8 == 0;  // no sample yet: RtoInit
       o.timer_restart = flight != 0;
       if (sample) {
@@ -182,7 +183,7 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
       n.ca_cnt = g.ca_cnt;
     }
   }
-  const bool sampled = new_ack && in.info.rtt_valid && !in.info.echo_rtx;
+  const bool sampled = new_ack && in.info.rtt_valid && !(kRttKarn != 0 && in.info.echo_rtx);
   proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off,
                       (sampled && u.srtt8 != 0) ? proto::rto_of({u.srtt8, u.rttvar4}, kRtoMax) : kRtoInit,
                       pack(n));

@@ -16,8 +16,10 @@ TEST_CASE("loopback: reno -> TCP cumulative acks (per segment, delayed)", "[loop
 }
 
 // Its runs of the receive-window case (loopback_window.cpp): cumulative
-// acks without the host's limit. On W = 32 its RTO, which marks only
-// wnd_start, costs one backed-off RTO per beyond-window drop.
+// acks without the host's limit, W = 128 only: on W = 32 its RTO, which
+// marks only wnd_start, costs one RTO per beyond-window drop, and under
+// Karn's rule each doubles the last (no sample from an echoed retransmission).
 const RegisterWindowRun kWindowRun{"reno", [](const Scenario& s) {
-  run_window_nolimit<Vtonic_reno_1024x128>(Proto{"reno", RxMode::kTcp}, s);
+  // Karn's rule (user_configs.vh RttKarn): W = 128 only (loopback_rig.hpp).
+  run_window_nolimit<Vtonic_reno_1024x128>(Proto{"reno", RxMode::kTcp}, s, registry::consts::Reno::kRttKarn == 0);
 }};

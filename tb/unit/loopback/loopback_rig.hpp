@@ -650,12 +650,16 @@ inline Scenario window_scenario() {
 
 /// A window protocol's runs of the receive-window case
 /// (loopback_window.cpp): its Proto, without the host's limit, against
-/// rx_1024x128 (variant "nolim-W128") and rx_16x32 ("nolim-W32").
+/// rx_1024x128 (variant "nolim-W128") and, with `w32`, rx_16x32
+/// ("nolim-W32"). A sender under Karn's rule (RttKarn = 1) leaves out W32:
+/// every beyond-window hole there costs an RTO whose ack echoes a
+/// retransmission, so no sample collapses the back-off and the RTOs double
+/// up to RtoMax (reno: 46-94 timeouts and 52-65 M cycles per seed, measured).
 template <class SM>
-void run_window_nolimit(Proto p, const Scenario& s) {
+void run_window_nolimit(Proto p, const Scenario& s, bool w32 = true) {
   p.rwnd = false;
   run_variants<SM, Vrx_1024x128>(p, s, 0x650, kWindowFlows, false, "nolim-W128", 1024, 128);
-  run_variants<SM>(p, s, 0x650, kWindowFlows, false, "nolim-W32");
+  if (w32) run_variants<SM>(p, s, 0x650, kWindowFlows, false, "nolim-W32");
 }
 
 /// The window protocols of the receive-window case, registered from their

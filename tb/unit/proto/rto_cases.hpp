@@ -11,11 +11,14 @@
 //  - steps of the RTT: the estimator equals the integer reference exactly
 //    and the real-valued recursion of RFC 6298 2.3 within the truncation of
 //    the shifts, the RTO the reference's of the sample before;
-//  - Karn's rule: an ack echoing a retransmission, or echoing nothing, is
-//    no sample (RTO and estimator unchanged);
+//  - an ack echoing nothing is no sample (RTO and estimator unchanged);
+//    one echoing a retransmission is no sample under Karn's rule (RttKarn
+//    = 1: reno) and a sample like any other with timestamps (RttKarn = 0:
+//    newreno, sack), since the echo names that very transmission;
 //  - back-off: each timeout doubles the RTO up to RtoMax; acks without a
-//    sample keep the backed-off value; the next sample recomputes it from
-//    the estimator, which the timeouts left alone;
+//    sample (no echo; under Karn an echoed retransmission) keep the
+//    backed-off value; the next sample recomputes it from the estimator,
+//    which the timeouts left alone;
 //  - a sample beyond the range: RTO = RtoMax.
 #ifndef PROTO_RTO_FLOWS
 #error "define PROTO_RTO_FLOWS before including rto_cases.hpp"
@@ -125,21 +128,33 @@ TEMPLATE_TEST_CASE("rto: RTT steps follow RFC 6298 exactly in integers and close
   CHECK(f.rto < 4 * u + 4 * u);
 }
 
-TEMPLATE_TEST_CASE("rto: Karn's rule: an ack echoing a retransmission or nothing is no sample",
+TEMPLATE_TEST_CASE("rto: an echoed retransmission: no sample under Karn's rule, a sample with timestamps; no echo: no sample",
                    "[proto][rto]", PROTO_RTO_FLOWS) {
   using namespace tonic::prototb;
   using Twin = typename TestType::Twin;
   TestType f;
   const uint32_t r = Twin::kRtoMin / 2;
   rto::ack_one(f, rto::echo(r));
-  const auto before = f.u();
-  const uint32_t rto_before = f.rto;
-  // The echoed transmission was a retransmission: its sample is ambiguous.
-  ProtoOut o = rto::ack_one(f, rto::echo(100 * r, true));
-  CHECK_FALSE(o.rto_we);
-  CHECK(f.u().srtt8 == before.srtt8);
-  CHECK(f.u().rttvar4 == before.rttvar4);
-  CHECK(f.rto == rto_before);
+  auto before = f.u();
+  uint32_t rto_before = f.rto;
+  // The echoed transmission was a retransmission.
+  ProtoOut o = rto::ack_one(f, rto::echo(3 * r, true));
+  if (Twin::kRttKarn != 0) {
+    // Karn: the sample is ambiguous without a per-transmission stamp.
+    CHECK_FALSE(o.rto_we);
+    CHECK(f.u().srtt8 == before.srtt8);
+    CHECK(f.u().rttvar4 == before.rttvar4);
+    CHECK(f.rto == rto_before);
+  } else {
+    // Timestamps: the echo names this transmission, a sample like any other.
+    const proto::RttEst want = proto::rtt_sample({before.srtt8, before.rttvar4}, 3 * r);
+    CHECK(o.rto_we);
+    CHECK(f.u().srtt8 == want.srtt8);
+    CHECK(f.u().rttvar4 == want.rttvar4);
+    CHECK(f.rto == rto::engine_rto<Twin>({before.srtt8, before.rttvar4}));
+    before = f.u();
+    rto_before = f.rto;
+  }
   // No echo at all.
   o = rto::ack_one(f, ref::EvInfo{});
   CHECK_FALSE(o.rto_we);
@@ -175,11 +190,14 @@ TEMPLATE_TEST_CASE("rto: back-off doubles until a new sample recomputes it", "[p
     CHECK(f.u().srtt8 == est.srtt8);
     f.resend_pending();
   }
-  // New acks of retransmitted data (Karn) or without an echo keep it.
-  rto::ack_one(f, rto::echo(r, true));
-  CHECK(f.rto == want);
+  // New acks without an echo keep it, and under Karn's rule those echoing
+  // a retransmission.
   rto::ack_one(f, ref::EvInfo{});
   CHECK(f.rto == want);
+  if (Twin::kRttKarn != 0) {
+    rto::ack_one(f, rto::echo(r, true));
+    CHECK(f.rto == want);
+  }
   // A valid sample collapses it to the estimate (RFC 6298 5.7; the
   // estimate before the sample, which the timeouts left alone).
   rto::ack_one(f, rto::echo(r));
