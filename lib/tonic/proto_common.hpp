@@ -64,11 +64,15 @@ struct Grow {
   uint32_t ca_cnt;  // 9 bits
 };
 
-/// Slow start (cwnd < ssthresh: cwnd += min(newly, ss_cap), ca_cnt = 0) or
-/// congestion avoidance (+1 per cwnd segments acked, ca_cnt saturating at 511).
-inline Grow grow_wnd(uint32_t wnd, uint32_t newly, uint32_t ssthresh, uint32_t ca_cnt, uint32_t ss_cap) {
-  const uint32_t ca_sum = ca_cnt + newly;
-  if (wnd < ssthresh) return {wnd + (newly < ss_cap ? newly : ss_cap), 0};
+/// Slow start (cwnd < ssthresh: cwnd += min(inc, ss_cap), ca_cnt = 0) or
+/// congestion avoidance (+1 per cwnd counted, ca_cnt saturating at 511),
+/// inc = 1 per ack (RFC 5681, bytes false) or the newly acked segments
+/// (RFC 3465, bytes true): tonic_proto_pkg::grow_wnd.
+inline Grow grow_wnd(uint32_t wnd, uint32_t newly, uint32_t ssthresh, uint32_t ca_cnt, uint32_t ss_cap,
+                     bool bytes) {
+  const uint32_t inc = bytes ? newly : 1;
+  const uint32_t ca_sum = ca_cnt + inc;
+  if (wnd < ssthresh) return {wnd + (inc < ss_cap ? inc : ss_cap), 0};
   if (ca_sum >= wnd) return {wnd + 1, (ca_sum - wnd > 511) ? 511 : ca_sum - wnd};
   return {wnd, ca_sum};
 }

@@ -56,7 +56,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(87)) (`TONIC_PROTO_INCOMING_PO
   // No sample yet: RtoInit on a new ack, but a later partial ack's.
   assign unsampled = new_ack && u.srtt8 == '0 && !(u.in_rec && !passed && u.partial);
   assign est_n    = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
-  assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap));
+  assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap),
+                                              ByteCounting != 0);
   // Full ack: min(ssthresh, max(FlightSize, 1) + 1).
   assign full_wnd = (ssthresh < ((flight == '0) ? 10'd2 : flight + 10'd1)) ? ssthresh
                   : (flight == '0) ? 10'd2 : flight + 10'd1;

@@ -97,7 +97,7 @@ inline ProtoOut NewRenoTwin::incoming(const ProtoIn& in) {
       o.timer_restart = flight != 0;
       n.rto_guard = u.rto_guard && !passed;
       n.rec_off = n.rto_guard ? rec_left : 0;
-      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap);
+      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap, kByteCounting != 0);
       wnd_n = g.wnd;
       n.ca_cnt = g.ca_cnt;
     }

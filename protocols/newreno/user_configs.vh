@@ -56,9 +56,15 @@ localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here 
 // backed-off RTO; 1 = Karn's rule, an ack echoing a retransmission is no
 // sample (a sender without per-transmission stamps).
 localparam int unsigned RttKarn = 0;
-// Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack
-// (appropriate byte counting, RFC 3465, L = 2).
-localparam int unsigned SsAckCap = 2;
+// Window growth per new ack: ByteCounting = 0 (RFC 5681, the default):
+// congestion avoidance adds SMSS*SMSS/cwnd per ack (one segment per cwnd
+// acks, counted in ca_cnt) and slow start one segment per ack, whatever
+// the ack covers, as ns-3 and most stacks; 1 = appropriate byte counting
+// (RFC 3465): each ack counts its newly acked segments, slow start adds
+// min(newly acked, SsAckCap) (L = 2), so under delayed acks cwnd grows
+// about twice as fast per RTT.
+localparam int unsigned ByteCounting = 0;
+localparam int unsigned SsAckCap     = 2;  // RFC 3465's L (ByteCounting = 1 only)
 // Rate and token schemes only (docs/design/credit-schemes.md); unused by
 // the window scheme.
 localparam int unsigned RateInit   = 0;  // rate on ADD (RU)

@@ -4,8 +4,9 @@
 // Combinational, one event per cycle; ports per docs/protocol-api.md.
 // Rules (protocols/reno/README.md has the full table):
 //  - new ack (wnd_start moved): leaving fast recovery -> cwnd = ssthresh;
-//    else slow start (cwnd < ssthresh): cwnd += min(newly acked, SsAckCap);
-//    else congestion avoidance: +1 per cwnd segments acked (ca_cnt).
+//    else slow start (cwnd < ssthresh): cwnd += min(inc, SsAckCap);
+//    else congestion avoidance: +1 per cwnd counted (ca_cnt); inc = 1 per
+//    ack (RFC 5681) or the newly acked segments (RFC 3465), ByteCounting.
 //    dup_acks = 0, timer restarted (if data is in flight).
 //  - RTO (RFC 6298): a new ack with an echo is an RTT sample (with
 //    RttKarn = 1 only an echo of a first transmission: Karn's rule); it updates SRTT and
@@ -37,7 +38,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_INCOMING_PO
   assign newly    = 10'(newly_acked_i);
   assign ssthresh = 10'(u.ssthresh);
   assign half     = tonic_proto_pkg::half_flight(10'(flight_i));
-  assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap));
+  assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap),
+                                              ByteCounting != 0);
   // An RTT sample: a new ack with an echo; under Karn's rule (RttKarn,
   // user_configs.vh) only an echo of a first transmission.
   assign sample   = new_ack && info_i.rtt_valid && !(RttKarn != 0 && info_i.echo_rtx);

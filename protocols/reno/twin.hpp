@@ -70,7 +70,7 @@ inline ProtoOut RenoTwin::incoming(const ProtoIn& in) {
       wnd_n = u.ssthresh;  // leave fast recovery
       n.ca_cnt = 0;
     } else {
-      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap);
+      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap, kByteCounting != 0);
       wnd_n = g.wnd;
       n.ca_cnt = g.ca_cnt;
     }

@@ -36,9 +36,15 @@ localparam int unsigned RtoMax   = 1280000;  // exponential back-off stops here 
 // 0 = every echo is a sample, as with TCP timestamps (RFC 7323): the echo
 // carries the stamp of the transmission it answers, so it is unambiguous.
 localparam int unsigned RttKarn = 1;
-// Slow start: cwnd grows by min(newly acked, SsAckCap) per new ack
-// (appropriate byte counting, RFC 3465, L = 2).
-localparam int unsigned SsAckCap = 2;
+// Window growth per new ack: ByteCounting = 0 (RFC 5681, the default):
+// congestion avoidance adds SMSS*SMSS/cwnd per ack (one segment per cwnd
+// acks, counted in ca_cnt) and slow start one segment per ack, whatever
+// the ack covers, as ns-3 and most stacks; 1 = appropriate byte counting
+// (RFC 3465): each ack counts its newly acked segments, slow start adds
+// min(newly acked, SsAckCap) (L = 2), so under delayed acks cwnd grows
+// about twice as fast per RTT.
+localparam int unsigned ByteCounting = 0;
+localparam int unsigned SsAckCap     = 2;  // RFC 3465's L (ByteCounting = 1 only)
 // Rate and token schemes only (docs/design/credit-schemes.md); unused by
 // the window scheme.
 localparam int unsigned RateInit   = 0;  // rate on ADD (RU)

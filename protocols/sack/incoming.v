@@ -128,7 +128,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
   assign newly    = 10'(newly_acked_i);
   assign ssthresh = 10'(u.ssthresh);
   assign half     = tonic_proto_pkg::half_flight(10'(flight_i));
-  assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap));
+  assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap),
+                                              ByteCounting != 0);
 
   logic [7:0] mark_lo_off, mark_hi_off;
   always_comb begin

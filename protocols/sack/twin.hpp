@@ -178,7 +178,7 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
       wnd_n = u.ssthresh;
     } else if (new_ack) {
       o.wnd_we = true;
-      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap);
+      const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap, kByteCounting != 0);
       wnd_n = g.wnd;
       n.ca_cnt = g.ca_cnt;
     }

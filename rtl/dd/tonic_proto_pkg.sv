@@ -81,17 +81,20 @@ package tonic_proto_pkg;
     logic [8:0] ca_cnt;
   } grow_t;
 
-  /// Slow start / congestion avoidance on a new ack (RFC 5681 with
-  /// appropriate byte counting, RFC 3465): below ssthresh cwnd grows by
-  /// min(newly acked, ss_cap) and ca_cnt is 0; at or above it cwnd grows by
-  /// one per cwnd segments acked, counted in ca_cnt (saturating at 511).
+  /// Slow start / congestion avoidance on a new ack. Each new ack counts
+  /// `inc` segments: 1 (RFC 5681, bytes = 0: cwnd += SMSS*SMSS/cwnd per ack
+  /// in congestion avoidance, += SMSS per ack in slow start) or the newly
+  /// acked segments (RFC 3465 appropriate byte counting, bytes = 1). Below
+  /// ssthresh cwnd grows by min(inc, ss_cap) and ca_cnt is 0; at or above it
+  /// cwnd grows by one per cwnd counted, in ca_cnt (saturating at 511).
   function automatic grow_t grow_wnd(cnt_t wnd, cnt_t newly, cnt_t ssthresh, logic [8:0] ca_cnt,
-                                     cnt_t ss_cap);
-    cnt_t  ca_sum;
+                                     cnt_t ss_cap, logic bytes);
+    cnt_t  inc, ca_sum;
     grow_t g;
-    ca_sum = 10'(ca_cnt) + newly;
+    inc    = bytes ? newly : 10'd1;
+    ca_sum = 10'(ca_cnt) + inc;
     if (wnd < ssthresh) begin
-      g.wnd    = wnd + ((newly < ss_cap) ? newly : ss_cap);
+      g.wnd    = wnd + ((inc < ss_cap) ? inc : ss_cap);
       g.ca_cnt = 9'd0;
     end else if (ca_sum >= wnd) begin
       g.wnd    = wnd + 10'd1;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "Vtonic_reno_1024x128.h"
+#include "tonic/protocol_consts.hpp"
 #include "unit/loopback/loopback_rig.hpp"
 
 using namespace tonic;
