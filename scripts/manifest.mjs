@@ -15,9 +15,10 @@
 //            models (docs/cells/state_ram.md); default none
 //   model_defines  optional {MACRO: value}: build-time constants of a
 //            protocol's user_configs.vh (e.g. TONIC_CFG_RTO_CYCLES), given to
-//            the Verilated model (+define+) and to `make lint` (Verilator
-//            +define+, read_slang -D); not to synthesis: a config with them
-//            is a model variant of another config and has no "synth"
+//            the Verilated model (+define+), to `make lint` (Verilator
+//            +define+, read_slang -D), to `make netlist` and to `make
+//            synth-estimate` (read_slang -D; e.g. the user-state cost
+//            builds of the reference protocol)
 //   include_dirs  optional: directories searched by `include (Verilator -I,
 //            read_slang -I), relative to the project root; default none
 //   model    false: not built as a Verilated model (synthesis/lint only)
@@ -159,9 +160,6 @@ export function loadConfigs() {
       if (c[key] !== undefined && (c[key] === null || typeof c[key] !== 'object' || Array.isArray(c[key]))) {
         throw new Error(`${where}: config ${c.name}: "${key}" must be an object {Name: value}`);
       }
-    }
-    if (c.model_defines !== undefined && Object.keys(c.model_defines).length > 0 && c.synth === true) {
-      throw new Error(`${where}: config ${c.name}: "model_defines" is for models only: no "synth"`);
     }
     if (seen.has(c.name)) throw new Error(`${where}: config name ${c.name} used twice`);
     seen.add(c.name);

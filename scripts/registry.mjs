@@ -30,7 +30,8 @@
 //                  ndp (acks, NACKs of trimmed segments, pulls)
 //   host_restart   "message": after a NACK or a timeout the host driver
 //                  re-posts the whole message (go-back-0); default "none"
-//   probes         {role: user_t field}: the user-state fields that traces
+//   probes         {role: user_t field}: the user-state fields (in the
+//                  low 128 bits of user_t, which the trace port shows) that traces
 //                  and plots show, by role (ssthresh, in_recovery, dup_acks,
 //                  rate; partial_ack: "a partial ack already restarted the
 //                  timer" of an RFC 6582 impatient NewReno, which the
@@ -491,6 +492,8 @@ export function readProtocol(dir) {
     if (!PROBE_ROLES.includes(role)) throw new Error(`${dw}: probes: unknown role "${role}" (known: ${PROBE_ROLES.join(', ')})`);
     const f = cfg.user_fields.find((x) => x.name === field);
     if (!f) throw new Error(`${dw}: probes.${role}: user_t has no field "${field}"`);
+    // The trace port shows the low 128 bits of the user state (dd_trace_t.user).
+    if (f.lsb + f.width > 128) throw new Error(`${dw}: probes.${role}: field "${field}" is not in the low 128 bits of user_t (the trace shows those; put it last)`);
     probes[role] = f;
   }
   const small = d.small ?? { flows: 16, window: cfg.credit === 'window' ? 16 : 128 };

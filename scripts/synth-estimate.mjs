@@ -72,7 +72,10 @@ const { values: opts } = cli({
 const jobs = opts.jobs;
 
 function yosysScript(c) {
-  const params = Object.entries(c.params).map(([k, v]) => ` -G ${k}=${v}`).join('');
+  // A build variant's defines (model_defines, e.g. the user-state cost
+  // builds of the reference protocol) reach read_slang as -D.
+  const params = Object.entries(c.params).map(([k, v]) => ` -G ${k}=${v}`).join('')
+    + Object.entries(c.model_defines ?? {}).map(([k, v]) => ` -D ${k}=${v}`).join('');
   const incs = c.include_dirs.map((d) => ` -I ${d}`).join('');
   const proto = c.proto_modules;
   // A module as read_slang names it: as is, or with --keep-hierarchy

@@ -25,7 +25,7 @@
 namespace tonic::ref {
 
 constexpr unsigned kProtoMaxW = 256;      // largest ring the twins support
-constexpr unsigned kProtoMaxUserW = 128;  // largest user state
+constexpr unsigned kProtoMaxUserW = 3584;  // largest user state: tonic_dd_pkg::UserWMax (448 B)
 using ProtoRing = std::bitset<kProtoMaxW>;
 using ProtoUser = std::bitset<kProtoMaxUserW>;
 

@@ -14,6 +14,12 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 // recover - wnd_start, which every new ack moves down; it is live only
 // while in_rec or rto_guard is set (it is 0 otherwise).
 typedef struct packed {
+`ifdef TONIC_CFG_USER_BYTES
+  // Only in the builds that measure what user state costs (protocol.json
+  // "builds" *_user<N>, make synth-estimate): padding to
+  // TONIC_CFG_USER_BYTES bytes in all, carried through every write.
+  logic [`TONIC_CFG_USER_BYTES * 8 - 88:0] pad;
+`endif
   logic [27:0] srtt8;     // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
   logic [27:0] rttvar4;   // RFC 6298: 4 x RTTVAR (cycles)
   logic [1:0] dup_acks;   // duplicate acks in a row outside recovery, saturating at 3
@@ -33,7 +39,7 @@ localparam int unsigned UserW = $bits(user_t);
 `endif
 localparam user_t UserInit = '{dup_acks: 2'd0, in_rec: 1'b0, rto_guard: 1'b0, partial: 1'b0,
                                ssthresh: 9'd511, ca_cnt: 9'd0, rec_off: 8'd0, srtt8: 28'd0,
-                               rttvar4: 28'd0};
+                               rttvar4: 28'd0, default: '0};
 
 // Initial congestion window (segments) and retransmission timeout (cycles).
 localparam int unsigned InitWnd  = 10;

@@ -185,7 +185,7 @@ module tonic_dd_engine
     $fatal(1, "tonic_dd_engine: RingN must be a power of two in 2..256");
   end
   if (UserW > UserWMax || FlowCount > 65536) begin : g_check_trace
-    $fatal(1, "tonic_dd_engine: UserW <= UserWMax (tonic_dd_pkg) and FlowCount <= 65536 (trace port widths)");
+    $fatal(1, "tonic_dd_engine: UserW <= UserWMax (tonic_dd_pkg) and FlowCount <= 65536 (the trace's flow id)");
   end
   if (!(CreditScheme inside {CreditWindow, CreditRate, CreditToken})) begin : g_check_scheme
     $fatal(1, "tonic_dd_engine: unknown credit scheme");

@@ -317,10 +317,12 @@ module tonic_dd_incoming2
   end
 
   // Trace.
-  cnt_t    tr_wnd;
-  user_w_t tr_user;
+  // The trace shows the user state's low 128 bits (dd_trace_t.user).
+  localparam int unsigned TrUserW = (UserW < 128) ? UserW : 128;
+  cnt_t               tr_wnd;
+  logic [TrUserW-1:0] tr_user;
   assign tr_wnd  = wnd_we_any ? i2_wnd_new : wnd_i;
-  assign tr_user = user_we_any ? cold_wd.user : cold_i2.user;
+  assign tr_user = TrUserW'(user_we_any ? cold_wd.user : cold_i2.user);
   always_comb begin
     trace_o           = '0;
     trace_o.valid     = i2_go;

@@ -353,10 +353,12 @@ module tonic_dd_periodic
   assign tokens_o     = p_tok;
 
   // Trace.
-  cnt_t    tr_wnd;
-  user_w_t tr_user;
+  // The trace shows the user state's low 128 bits (dd_trace_t.user).
+  localparam int unsigned TrUserW = (UserW < 128) ? UserW : 128;
+  cnt_t               tr_wnd;
+  logic [TrUserW-1:0] tr_user;
   assign tr_wnd  = p_wnd_we ? p_wnd_new : wnd_i;
-  assign tr_user = p_user_we ? p_user : cold_p.user;
+  assign tr_user = TrUserW'(p_user_we ? p_user : cold_p.user);
   always_comb begin
     trace_o          = '0;
     trace_o.valid    = p_call;

@@ -30,10 +30,15 @@ package tonic_dd_pkg;
   import tonic_wire_pkg::RxCnp;      export tonic_wire_pkg::RxCnp;
   import tonic_wire_pkg::RxResend;   export tonic_wire_pkg::RxResend;
 
-  /// The largest user state (bits per flow) the engine takes; a protocol's
-  /// $bits(user_t) above it stops elaboration, and scripts/check-protocol
-  /// reads its limit from here.
-  localparam int unsigned UserWMax = 128;
+  /// The largest user state (bits per flow) the engine takes: 448 B, the
+  /// Tonic paper's maximum per flow with window credit at 1024 flows x 128
+  /// (its table 4; 340 B with rate and 256 B with token credit, which
+  /// scripts/check-protocol enforces per scheme). A protocol's $bits(user_t)
+  /// above it stops elaboration; scripts/check-protocol reads it from here.
+  /// The user state lives in the engine's cold per-flow memory at its own
+  /// width; the trace port (dd_trace_t.user) shows its low 128 bits only,
+  /// so it does not limit the width.
+  localparam int unsigned UserWMax = 3584;
 
   /// Credit scheme a protocol selects in user_configs.vh.
   typedef enum logic [1:0] {
@@ -142,7 +147,7 @@ package tonic_dd_pkg;
     seq_t         next_new1;  // incoming: next_new seen by stage 1
     logic [15:0]  wnd;        // cwnd after the write
     logic [31:0]  rto;        // RTO after the write
-    logic [127:0] user;       // user state after the write (zero-extended)
+    logic [127:0] user;       // user state after the write: its low 128 bits (zero-extended)
   } dd_trace_t;
 
   /// A periodic call merged into incoming stage 2's write of the same flow

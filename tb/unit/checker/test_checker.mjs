@@ -62,12 +62,6 @@ const MUTATIONS = {
     edit(d, 'user_configs.vh', "'{backoff: 1'b0}", "'{big: '0, backoff: 1'b0}");
     for (const f of ['incoming.v', 'periodic_updates.v']) edit(d, f, 'TONIC_PROTO_PARAMS(1)', 'TONIC_PROTO_PARAMS(3601)');
   }, ['user_state']],
-  // 25 B: within the paper's 448 B, above the engine's UserWMax bits.
-  'user-state-engine': [(d) => {
-    edit(d, 'user_configs.vh', '  logic       backoff;', '  logic [199:0] big;  // 25 B: over the engine\'s limit\n  logic       backoff;');
-    edit(d, 'user_configs.vh', "'{backoff: 1'b0}", "'{big: '0, backoff: 1'b0}");
-    for (const f of ['incoming.v', 'periodic_updates.v']) edit(d, f, 'TONIC_PROTO_PARAMS(1)', 'TONIC_PROTO_PARAMS(201)');
-  }, ['user_state']],
   // 24 dependent compare-and-add steps on 32 bits: far over 42 levels.
   deep: [(d) => edit(d, 'incoming.v', '  assign wnd_n = nack ?', [
     `  logic [31:0] ${Array.from({ length: 25 }, (_, k) => `c${k}`).join(', ')};`,
