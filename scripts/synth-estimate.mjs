@@ -44,6 +44,11 @@
 //   it (on a fresh clone, with no synth.json yet, from its rows alone).
 //   --config C also runs a config without "synth": true (a quick check);
 //   its result goes to build/synth/C/ only, not into the reports.
+//   --user-state: no synthesis; the "User-state cost" table of
+//   docs/results.md from the result.json of the builds named *_user<N>
+//   (the reference protocol's user-state builds, protocol.json: user_t
+//   padded to N bytes by TONIC_CFG_USER_BYTES). Every run that writes the
+//   reports writes it too.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,6 +71,8 @@ const { values: opts } = cli({
     flat: { type: 'boolean', help: 'also the flat synthesis of configs with "proto_modules" (twice the time)' },
     'from-results': { type: 'boolean', help: "no synthesis: the reports from an earlier run's build/synth/<config>/result.json" },
     reanalyze: { type: 'boolean', help: "no synthesis: levels.mjs again on an earlier run's build/synth/<config>/net.json" },
+    'user-state': { type: 'boolean', help: 'no synthesis: only the user-state cost table of docs/results.md, from the\n' +
+      'build/synth/<config>/result.json of the *_user<N> builds (also written by every run with reports)' },
     'no-reports': { type: 'boolean', help: 'print the figures, write only build/synth/<config>/ (not the reports or docs/results.md)' },
   },
 });
@@ -201,6 +208,46 @@ function withTarget(row, target) {
 }
 
 const all = loadConfigs();
+
+/// The user-state cost table (docs/results.md, section synth-user): the
+/// builds named <top>_user<N> (N bytes of user state per flow), by flow
+/// count and N, from their build/synth/<config>/result.json; per flow
+/// count, the BRAM36 an extra 16 B costs between consecutive sizes.
+function writeUserStateTable() {
+  const rows = [];
+  for (const c of all.filter((x) => /_user\d+$/.test(x.name))) {
+    const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
+    if (!fs.existsSync(f)) continue;
+    const r = JSON.parse(fs.readFileSync(f, 'utf8'));
+    rows.push({ ...r, user_bytes: Number(c.name.match(/_user(\d+)$/)[1]) });
+  }
+  if (rows.length === 0) return;
+  rows.sort((a, b) => a.params.FlowCount - b.params.FlowCount || a.user_bytes - b.user_bytes);
+  rows.forEach((r, i) => {
+    const p = rows[i - 1];
+    if (p && p.params.FlowCount === r.params.FlowCount && p.params.Window === r.params.Window) {
+      r.bram36_per_16b = round2(((r.bram36 - p.bram36) * 16) / (r.user_bytes - p.user_bytes));
+    }
+  });
+  const table = markdownTable(rows, [
+    ['config', (r) => r.name], ['flows x window', (r) => `${r.params.FlowCount} x ${r.params.Window}`],
+    ['user state (B / flow)', (r) => r.user_bytes], ['BRAM36', (r) => r.bram36],
+    ['BRAM36 per extra 16 B', (r) => r.bram36_per_16b ?? ''], ['LUT', (r) => r.lut], ['(LUTRAM)', (r) => r.lutram],
+    ['FF', (r) => r.ff], ['levels', (r) => r.levels], ['fixed levels', (r) => r.levels_fixed ?? ''],
+  ]);
+  const note = 'The reference protocol with its `user_t` padded to N bytes per flow ' +
+    '(protocol.json builds `*_user<N>`, define TONIC_CFG_USER_BYTES; the padding is read and written back ' +
+    'on every write, so it is live state); Yosys as above. The engine takes up to 448 B ' +
+    '(`tonic_dd_pkg::UserWMax`); per extra 16 B: the BRAM36 difference to the size above it in the table, ' +
+    'per 16 B.\n\n';
+  updateResults('synth-user', 'User-state cost (synthesis estimate)', note + table);
+  process.stdout.write(`synth-estimate: user-state cost table of docs/results.md (${rows.length} builds)\n`);
+}
+if (opts['user-state']) {
+  writeUserStateTable();
+  process.exit(0);
+}
+
 let todo = all.filter((c) => c.synth);
 if (opts.block) todo = todo.filter((c) => c.block === opts.block);
 // --config names any config, also one without "synth": true.
@@ -344,7 +391,10 @@ updateResults('synth', 'Synthesis estimate (XCKU15P)', note + table + topTable +
 // 1024 x 128 builds of the registry's protocols of that scheme
 // (scripts/registry.mjs --list), and their rows are in build/reports/synth.json.
 const schemes = {};
-for (const r of tops.filter((x) => x.params.FlowCount === 1024 && x.params.Window === 128)) {
+// Only the registry's plain builds: not a variant with defines (e.g. the
+// user-state cost builds, which have a table of their own).
+const variant = new Set(all.filter((c) => Object.keys(c.model_defines ?? {}).length).map((c) => c.name));
+for (const r of tops.filter((x) => x.params.FlowCount === 1024 && x.params.Window === 128 && !variant.has(x.name))) {
   const p = protoOf(r);
   const d = p && describe(p);
   if (!d || r.levels_around_proto == null) continue;
@@ -353,6 +403,7 @@ for (const r of tops.filter((x) => x.params.FlowCount === 1024 && x.params.Windo
   s.levels_around_proto = Math.max(s.levels_around_proto, r.levels_around_proto);
   s.tops += 1;
 }
+writeUserStateTable();
 if (Object.keys(schemes).length) {
   fs.writeFileSync(path.join(ROOT, 'synth', 'fixed-levels.json'), JSON.stringify({
     doc: 'Written by make synth-estimate (scripts/synth-estimate.mjs) from build/reports/synth.json; read by ' +

@@ -654,7 +654,8 @@ inline Scenario window_scenario() {
 /// ("nolim-W32"). A sender under Karn's rule (RttKarn = 1) leaves out W32:
 /// every beyond-window hole there costs an RTO whose ack echoes a
 /// retransmission, so no sample collapses the back-off and the RTOs double
-/// up to RtoMax (reno: 46-94 timeouts and 52-65 M cycles per seed, measured).
+/// up to RtoMax (measured with a Karn sender: 46-94 timeouts and 52-65 M
+/// cycles per seed).
 template <class SM>
 void run_window_nolimit(Proto p, const Scenario& s, bool w32 = true) {
   p.rwnd = false;

@@ -13,8 +13,8 @@
 //    the shifts, the RTO the reference's of the sample before;
 //  - an ack echoing nothing is no sample (RTO and estimator unchanged);
 //    one echoing a retransmission is no sample under Karn's rule (RttKarn
-//    = 1: reno) and a sample like any other with timestamps (RttKarn = 0:
-//    newreno, sack), since the echo names that very transmission;
+//    = 1) and a sample like any other with timestamps (RttKarn = 0),
+//    since the echo names that very transmission;
 //  - back-off: each timeout doubles the RTO up to RtoMax; acks without a
 //    sample (no echo; under Karn an echoed retransmission) keep the
 //    backed-off value; the next sample recomputes it from the estimator,
