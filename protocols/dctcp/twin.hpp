@@ -34,6 +34,11 @@ struct DctcpTwin : registry::consts::Dctcp {  // kName, kUserW, kCreditScheme an
     void fields(F&& f) {
       f(srtt8, 28);  // first: the most significant (user_t's first field)
       f(rttvar4, 28);
+      f(alpha, 11);
+      f(obs_k, 4);
+      f(obs_left, 9);
+      f(obs_marked, 9);
+      f(cwr, 1);
       f(dup_acks, 2);
       f(in_rec, 1);
       f(rto_guard, 1);
@@ -41,11 +46,6 @@ struct DctcpTwin : registry::consts::Dctcp {  // kName, kUserW, kCreditScheme an
       f(ssthresh, 9);
       f(ca_cnt, 9);
       f(rec_off, 8);
-      f(cwr, 1);
-      f(alpha, 11);
-      f(obs_k, 4);
-      f(obs_left, 9);
-      f(obs_marked, 9);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };

@@ -9,8 +9,10 @@
 // Credit scheme (tonic_dd_pkg::credit_e): a congestion window.
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 
-// User state: 121 bits (the window itself is the engine's wnd). The first
-// nine fields are NewReno's (protocols/newreno); the last five are DCTCP's.
+// User state: 121 bits (the window itself is the engine's wnd). The RTT
+// estimator first, then DCTCP's five fields, then NewReno's recovery fields
+// (protocols/newreno) in the low 31 bits, where they sit in NewReno too (the
+// back-pressure rig reads the partial_ack probe from bits 31:0).
 // rec_off is shared: it is `recover - wnd_start` while in_rec or rto_guard
 // is set (RFC 6582), and the end of the congestion-window-reduced period
 // (the sequence sent last when the ECE cut happened) while cwr is set. At
@@ -21,6 +23,11 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 typedef struct packed {
   logic [27:0] srtt8;      // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
   logic [27:0] rttvar4;    // RFC 6298: 4 x RTTVAR (cycles)
+  logic [10:0] alpha;      // RFC 8257 alpha in 1/1024 (1024 = 1.0)
+  logic [3:0]  obs_k;      // the period's length is 2^obs_k acked segments
+  logic [8:0]  obs_left;   // acked segments still to come in this period (1..2^obs_k)
+  logic [8:0]  obs_marked; // segments of this period acked under ECE so far
+  logic        cwr;        // an ECE cut this window: no further cut, no growth until rec_off is passed
   logic [1:0]  dup_acks;   // duplicate acks in a row outside recovery, saturating at 3
   logic        in_rec;     // in fast recovery
   logic        rto_guard;  // an RTO set recover and no ack passed it yet: no fast retransmit
@@ -28,11 +35,6 @@ typedef struct packed {
   logic [8:0]  ssthresh;   // slow-start threshold (segments); 511 = not set yet (infinite)
   logic [8:0]  ca_cnt;     // segments acked in congestion avoidance since the last +1
   logic [7:0]  rec_off;    // recover - wnd_start (in_rec, rto_guard) or cwr end - wnd_start (cwr)
-  logic        cwr;        // an ECE cut this window: no further cut, no growth until rec_off is passed
-  logic [10:0] alpha;      // RFC 8257 alpha in 1/1024 (1024 = 1.0)
-  logic [3:0]  obs_k;      // the period's length is 2^obs_k acked segments
-  logic [8:0]  obs_left;   // acked segments still to come in this period (1..2^obs_k)
-  logic [8:0]  obs_marked; // segments of this period acked under ECE so far
 } user_t;
 
 // The protocol modules take UserW as a parameter; their
