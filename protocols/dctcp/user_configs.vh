@@ -53,8 +53,8 @@ localparam user_t UserInit = '{dup_acks: 2'd0, in_rec: 1'b0, rto_guard: 1'b0, pa
 // Initial congestion window (segments) and retransmission timeout (cycles).
 localparam int unsigned InitWnd  = 10;
 // A deployment may set the RTO at build time: +define+TONIC_CFG_RTO_CYCLES=<n>
-// (rtl/manifest "model_defines"; the 10 Gb/s network runs of sim/netsim use
-// 2,000,000 = 200 ms at a 100 ns cycle). RtoMax stays RtoInit << 6.
+// (a "defines" build of protocol.json; this folder's network scenarios use
+// the default, 2 ms at a 100 ns cycle). RtoMax stays RtoInit << 6.
 `ifdef TONIC_CFG_RTO_CYCLES
 localparam int unsigned RtoInit  = `TONIC_CFG_RTO_CYCLES;
 localparam int unsigned RtoMin   = `TONIC_CFG_RTO_CYCLES;
