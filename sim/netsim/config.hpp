@@ -55,6 +55,7 @@ struct NetConfig {
   bool delayed_ack = false;
   double ack_delay_us = 0;
   bool sack = false;
+  bool ce_state_acks = false;  // TCP: every ack echoes the flow's CE state, a CE change acks at once (RFC 8257 3.2)
   // tcp (checked against the build)
   bool has_tcp = false;
   double min_rto_us = 0;
@@ -224,10 +225,11 @@ inline NetConfig parse_config(const nlohmann::json& j) {
   }
   if (j.contains("receiver")) {
     const auto& r = j.at("receiver");
-    only_keys(r, "config.receiver", {"delayed_ack", "ack_delay_us", "sack"});
+    only_keys(r, "config.receiver", {"delayed_ack", "ack_delay_us", "sack", "ce_state_acks"});
     c.delayed_ack = get<bool>(r, "delayed_ack", "config.receiver", false, false);
     c.ack_delay_us = get<double>(r, "ack_delay_us", "config.receiver", false, 0);
     c.sack = get<bool>(r, "sack", "config.receiver", false, false);
+    c.ce_state_acks = get<bool>(r, "ce_state_acks", "config.receiver", false, false);
   }
   if (j.contains("tcp")) {
     const auto& t2 = j.at("tcp");

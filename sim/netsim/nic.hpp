@@ -358,6 +358,7 @@ struct ReceiverConfig {
   uint32_t flows_per_sender = 1;   // key -> sender host = key / flows_per_sender
   RxMode mode = RxMode::kTcp;
   bool delack = false, sack = false;
+  bool ce_state_acks = false;      // TCP: acks echo the CE state (RFC 8257's receiver)
   uint64_t segments = 0;           // per flow (0: unbounded)
   uint32_t msg_segments = 0;       // go-back-0: segments per message
   uint32_t ctl_bytes = 42;
@@ -473,6 +474,7 @@ class RtlReceiverNic : public ReceiverNicBase {
       c.count = static_cast<uint32_t>(cfg_.segments);
       c.delack = cfg_.delack;
       c.sack = cfg_.sack;
+      c.ce_state_acks = cfg_.ce_state_acks;
       if (cfg_.mode == RxMode::kWindow) {  // the tag WindowModeSenderNic sends
         c.node = static_cast<uint16_t>(k / cfg_.flows_per_sender);
         c.ctx = static_cast<uint16_t>(k % cfg_.flows_per_sender);

@@ -229,8 +229,8 @@ void check_against(const Build& b, const NetConfig& c) {
       throw std::invalid_argument(fmt::format("config.receiver.ack_delay_us: the receiver build's AckDelay is {} cycles = {} us at this clock",
                                               kAckDelayCycles, want));
   }
-  if (b.mode != RxMode::kTcp && (c.delayed_ack || c.sack))
-    throw std::invalid_argument("config.receiver: delayed_ack / sack are TCP receiver options");
+  if (b.mode != RxMode::kTcp && (c.delayed_ack || c.sack || c.ce_state_acks))
+    throw std::invalid_argument("config.receiver: delayed_ack / sack / ce_state_acks are TCP receiver options");
   if (b.mode == RxMode::kWindow && (c.message_bytes == 0 || c.messages != 1))
     throw std::invalid_argument("config.message_bytes: window_mode sends one bounded message per flow");
   if (b.host_restart && c.message_bytes == 0) throw std::invalid_argument("config.message_bytes: go-back-0 needs bounded messages");
@@ -368,6 +368,7 @@ int run(const Options& o) {
   rc.flows_per_sender = fps;
   rc.mode = b.mode;
   rc.delack = c.delayed_ack;
+  rc.ce_state_acks = c.ce_state_acks;
   rc.sack = c.sack || b.rx_sack;
   rc.segments = seg_per_flow;
   rc.msg_segments = static_cast<uint32_t>(c.segments_per_message());

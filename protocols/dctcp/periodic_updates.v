@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// tonic_proto_periodic (DCTCP): runs on each periodic visit of a flow.
+//
+// Combinational; ports per docs/protocol-api.md. Only a retransmission
+// timeout does anything, as NewReno's (protocols/newreno): ssthresh =
+// max(flight/2, 2), cwnd = 1, go back N (mark [wnd_start, next_new)),
+// rto = min(2 * rto, RtoMax), timer restarted, recover = next_new - 1,
+// leave recovery, no fast retransmit until an ack passes recover
+// (rto_guard). A reduction under way (cwr) ends: rec_off is recover's now.
+// alpha and its observation period go on untouched. Without timeout_i
+// every enable (and every value output) is 0.
+`default_nettype none
+`include "tonic_proto_ports.svh"
+module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_PERIODIC_PORTS);
+  `include "tonic_proto_config.svh"
+
+  user_t u_n;
+  always_comb begin
+    u_n           = user_t'(user_i);
+    u_n.dup_acks  = 2'd0;
+    u_n.in_rec    = 1'b0;
+    u_n.rto_guard = 1'b1;
+    u_n.partial   = 1'b0;
+    u_n.cwr       = 1'b0;
+    u_n.ssthresh  = 9'(tonic_proto_pkg::half_flight(10'(flight_i)));
+    u_n.ca_cnt    = 9'd0;
+    u_n.rec_off   = tonic_proto_pkg::rec_offset(10'(flight_i));  // recover = next_new - 1
+  end
+
+  assign {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {5{timeout_i}};
+  `TONIC_PROTO_NO_CREDIT;
+  // Go back N: everything in flight is marked (the engine resends the
+  // marked segments as the window of 1 reopens in slow start).
+  `TONIC_PROTO_DRIVE_VALUES(1, wnd_start_i, next_new_i,
+                            tonic_proto_pkg::rto_backoff(rto_i, 32'(RtoMax)), u_n);
+
+  // Inputs and configuration this protocol does not use.
+  logic unused_ok;
+  assign unused_ok = ^{now_i, wnd_i, posted_i, acked_i, pending_i, 32'(SsAckCap),
+                       32'(AlphaShift), 32'(CutFloor), 32'(RttKarn), 32'(ByteCounting)};
+endmodule
+`default_nettype wire
