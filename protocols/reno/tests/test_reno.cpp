@@ -75,18 +75,21 @@ TEST_CASE("proto: reno: slow start doubles cwnd once per window of acks", "[prot
   for (int i = 0; i < 4; ++i) check_new_ack(f, f.ack(f.wnd_start + 1), 128);
 }
 
-TEST_CASE("proto: reno: slow start grows by at most 2 per ack (delayed and stretch acks)",
+TEST_CASE("proto: reno: slow start grows by one per ack (RFC 5681), by at most 2 with byte counting (delayed and stretch acks)",
           "[proto][reno][smoke]") {
   RenoFlow f;
   f.wnd = 4;
   f.send(4);
-  check_new_ack(f, f.ack(2), 6);   // delayed ack of 2 segments: +2
-  check_new_ack(f, f.ack(4), 8);
+  // RFC 5681 (ByteCounting = 0): +1 per ack whatever it covers; RFC 3465
+  // (ByteCounting = 1): + min(newly acked, L = 2).
+  const uint32_t per2 = RenoTwin::kByteCounting != 0 ? 2 : 1;
+  check_new_ack(f, f.ack(2), 4 + per2);   // delayed ack of 2 segments
+  check_new_ack(f, f.ack(4), 4 + 2 * per2);
   f.send(8);
-  check_new_ack(f, f.ack(12), 10);  // stretch ack of 8 segments: +2 (RFC 3465, L = 2)
+  check_new_ack(f, f.ack(12), 4 + 3 * per2);  // stretch ack of 8 segments
 }
 
-TEST_CASE("proto: reno: congestion avoidance adds one segment per cwnd segments acked",
+TEST_CASE("proto: reno: congestion avoidance adds one segment per cwnd acks (RFC 5681; per cwnd segments with byte counting)",
           "[proto][reno][smoke]") {
   RenoFlow f;
   User u;
@@ -103,13 +106,21 @@ TEST_CASE("proto: reno: congestion avoidance adds one segment per cwnd segments 
   f.send(11);
   for (uint32_t i = 1; i <= 10; ++i) check_new_ack(f, f.ack(10 + i), 11);
   check_new_ack(f, f.ack(21), 12);
-  // A delayed ack that crosses the threshold keeps the excess.
+  // A delayed ack of 2 segments at the threshold: counted once (RFC 5681:
+  // SMSS*SMSS/cwnd per ack), or twice with byte counting, which keeps the
+  // excess.
   f.send(13);
   for (uint32_t i = 1; i <= 11; ++i) check_new_ack(f, f.ack(21 + i), 12);
   REQUIRE(f.u().ca_cnt == 11);
   check_new_ack(f, f.ack(34), 13);
-  REQUIRE(f.u().ca_cnt == 1);
+  REQUIRE(f.u().ca_cnt == (RenoTwin::kByteCounting != 0 ? 1u : 0u));
   REQUIRE(f.u().ssthresh == 10);
+  // Per ack, not per segment: cwnd 13 takes 13 more acks, even delayed ones.
+  if (RenoTwin::kByteCounting == 0) {
+    f.send(26);
+    for (uint32_t i = 1; i <= 12; ++i) check_new_ack(f, f.ack(34 + 2 * i), 13);
+    check_new_ack(f, f.ack(34 + 26), 14);
+  }
 }
 
 TEST_CASE("proto: reno: the 3rd duplicate ack triggers exactly one fast retransmit",
@@ -190,7 +201,8 @@ TEST_CASE("proto: reno: a timeout sets cwnd to 1, marks wnd_start and backs off 
           "[proto][reno][smoke]") {
   RenoFlow f;
   f.send(10);
-  check_new_ack(f, f.ack(2), 12);
+  const uint32_t per2 = RenoTwin::kByteCounting != 0 ? 2 : 1;  // a 2-segment ack's growth
+  check_new_ack(f, f.ack(2), 10 + per2);
   REQUIRE(f.flight() == 8);
   uint32_t rto = kRto;
   for (int k = 1; k <= 8; ++k) {
