@@ -21,13 +21,16 @@
 // for k <= the result. Bit b of the result is set on the runs of values
 // whose bit b is 1, k in [(2m + 1) 2^b, (2m + 2) 2^b), so
 //   root_o[b] = OR over m of (ge[(2m + 1) 2^b] & !ge[(2m + 2) 2^b]),
-// an OR of about RMax / 2^b terms (no one-hot code in between). With
+// an OR of about RMax / 2^(b+1) terms (no one-hot code in between). With
 // SigBits < OutW, up() merges neighbouring constants: equal comparisons are
 // shared by synthesis and the terms of the low bits cancel (ge[a] & !ge[a]).
 //
 // Cost grows with RMax, about 2^(InW/3) comparisons: the cell is meant for
-// InW up to the low thirties (1625 comparisons at InW = 32). Measured
-// levels, LUTs and carry cells: make synth-estimate (docs/results.md).
+// InW up to the low thirties (1625 comparisons at InW = 32; at InW = 35,
+// 3250, Verilator 5.006 no longer unrolls the generate loop, hence the
+// limit 34). Verilator evaluates every comparison every cycle, so the model
+// is slow next to the other cells (bench_cbrt). Measured levels, LUTs and
+// carry cells: make synth-estimate (docs/results.md, docs/cells/cbrt.md).
 `default_nettype none
 
 module tonic_cbrt #(
