@@ -92,6 +92,7 @@ struct CubicTwin : registry::consts::Cubic {  // kName, kUserW, kCreditScheme an
     const uint32_t t = (w * kEstNum + kEstDen - 1) / kEstDen;
     return t < 1 ? 1 : (t > 511 ? 511 : t);
   }
+  /// The ROM of incoming.v: off() of every 11-bit t - K.
   static const std::array<int32_t, 2048>& off_table() {
     static const std::array<int32_t, 2048> t = [] {
       std::array<int32_t, 2048> a{};

@@ -94,9 +94,10 @@ localparam int unsigned CubicCDen = 5;
 localparam int unsigned BetaNum   = 717;
 localparam int unsigned EstNum    = 17;
 localparam int unsigned EstDen    = 9;
-// tonic_cbrt's SigBits for K (docs/cells/cbrt.md): 8 = a root short by
-// less than 0.8 %, 10 levels.
-localparam int unsigned KSigBits  = 8;
+// tonic_cbrt's SigBits for K (docs/cells/cbrt.md): 6 = a root short by
+// less than 3.1 %, 9 levels (8: 0.8 %, 10 levels; the module measured one
+// level more with it, README.md).
+localparam int unsigned KSigBits  = 6;
 // A running epoch whose t - K reaches OrgHold units keeps it there (the
 // origin moves up with time), so that 11-bit times do not wrap; the cube at
 // OrgHold already puts the target at its 1.5 cwnd clamp.
