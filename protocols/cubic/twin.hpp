@@ -38,18 +38,18 @@ struct CubicTwin : registry::consts::Cubic {  // kName, kUserW, kCreditScheme an
     void fields(F&& f) {
       f(srtt8, 28);  // first: the most significant (user_t's first field)
       f(rttvar4, 28);
-      f(dup_acks, 2);
+      f(w_max, 9);
+      f(w_est, 9);
+      f(est_cnt, 9);
+      f(pending, 1);
+      f(t_org, 11);
+      f(dup_acks, 2);  // NewReno's fields last, at NewReno's bit positions
       f(in_rec, 1);
       f(rto_guard, 1);
       f(partial, 1);
       f(ssthresh, 9);
       f(ca_cnt, 9);
       f(rec_off, 8);
-      f(w_max, 9);
-      f(w_est, 9);
-      f(est_cnt, 9);
-      f(pending, 1);
-      f(t_org, 11);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };

@@ -11,12 +11,19 @@
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 
 // User state: 126 bits (the window itself is the engine's wnd; the
-// engine takes at most tonic_dd_pkg::UserWMax = 128). The first 87 bits are
-// NewReno's; the last 39 are CUBIC's. Times are in units of 2^TimeShift
-// cycles (below), 11 bits, wrapping.
+// engine takes at most tonic_dd_pkg::UserWMax = 128): NewReno's 87 bits
+// (the RTT estimator first, the recovery state last) around CUBIC's 39.
+// Times are in units of 2^TimeShift cycles (below), 11 bits, wrapping.
 typedef struct packed {
   logic [27:0] srtt8;     // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
   logic [27:0] rttvar4;   // RFC 6298: 4 x RTTVAR (cycles)
+  logic [8:0] w_max;      // RFC 9438 W_max (segments); 0 before the first congestion event
+  logic [8:0] w_est;      // RFC 9438 W_est, the Reno-friendly window (segments)
+  logic [8:0] est_cnt;    // segments acked since W_est last grew by one
+  logic       pending;    // a congestion event set K, the epoch starts with the next ack in CA
+  logic [10:0] t_org;     // pending: K; else the epoch's origin, epoch start + K - SRTT (time units)
+  // NewReno's fields last, at NewReno's bit positions (the back-pressure
+  // rig reads the partial_ack probe in bits 31:0).
   logic [1:0] dup_acks;   // duplicate acks in a row outside recovery, saturating at 3
   logic       in_rec;     // in fast recovery
   logic       rto_guard;  // an RTO set recover and no ack passed it yet: no fast retransmit
@@ -24,11 +31,6 @@ typedef struct packed {
   logic [8:0] ssthresh;   // slow-start threshold (segments); 511 = not set yet (infinite)
   logic [8:0] ca_cnt;     // congestion avoidance: sum of (target - cwnd) over acks since the last +1
   logic [7:0] rec_off;    // recover - wnd_start (recover = next_new - 1 when set)
-  logic [8:0] w_max;      // RFC 9438 W_max (segments); 0 before the first congestion event
-  logic [8:0] w_est;      // RFC 9438 W_est, the Reno-friendly window (segments)
-  logic [8:0] est_cnt;    // segments acked since W_est last grew by one
-  logic       pending;    // a congestion event set K, the epoch starts with the next ack in CA
-  logic [10:0] t_org;     // pending: K; else the epoch's origin, epoch start + K - SRTT (time units)
 } user_t;
 
 // The protocol modules take UserW as a parameter; their
