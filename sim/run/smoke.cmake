@@ -101,7 +101,7 @@ elseif(MODE STREQUAL "bad")
     "--flows|0"
     "--loss|1"
     "--loss|-0.1"
-    "--protocol|cubic"
+    "--protocol|no_such_protocol"
     "--drops|3:x"
     "--drops|1"
     "--flows|16|--drops|99:5"

@@ -34,6 +34,8 @@ const templateDir = path.join(reg.PROTOCOLS_DIR, template.name);
 function folder(fn) {
   const dir = path.join(scratch, `case${n++}`, 'demo_proto');
   fs.cpSync(templateDir, dir, { recursive: true });
+  // The template's own scenarios name the template, not demo_proto.
+  fs.rmSync(path.join(dir, 'netsim'), { recursive: true, force: true });
   const dfile = path.join(dir, 'protocol.json');
   const d = JSON.parse(fs.readFileSync(dfile, 'utf8'));
   fn(dir, d);
