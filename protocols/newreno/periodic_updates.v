@@ -22,6 +22,9 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(87)) (`TONIC_PROTO_PERIODIC_PO
     u_n.ssthresh  = 9'(tonic_proto_pkg::half_flight(10'(flight_i)));
     u_n.ca_cnt    = 9'd0;
     u_n.rec_off   = tonic_proto_pkg::rec_offset(10'(flight_i));  // recover = next_new - 1
+`ifdef TONIC_CFG_USER_BYTES
+    u_n.pad       = {u_n.pad[0], u_n.pad[$bits(u_n.pad)-1:1]};  // as in incoming.v
+`endif
   end
 
   assign {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {5{timeout_i}};

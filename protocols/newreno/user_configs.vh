@@ -17,7 +17,8 @@ typedef struct packed {
 `ifdef TONIC_CFG_USER_BYTES
   // Only in the builds that measure what user state costs (protocol.json
   // "builds" *_user<N>, make synth-estimate): padding to
-  // TONIC_CFG_USER_BYTES bytes in all, carried through every write.
+  // TONIC_CFG_USER_BYTES bytes in all, rotated by one bit on every write
+  // (incoming.v, periodic_updates.v) so that synthesis keeps it.
   logic [`TONIC_CFG_USER_BYTES * 8 - 88:0] pad;
 `endif
   logic [27:0] srtt8;     // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
