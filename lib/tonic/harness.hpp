@@ -27,13 +27,20 @@ struct HasReset : std::false_type {};
 template <class Model>
 struct HasReset<Model, std::void_t<decltype(std::declval<Model&>().rst_i)>> : std::true_type {};
 
+/// Whether a Verilated model has a clock input `clk_i` (a combinational
+/// cell has none: Harness then only owns it; tick() needs one).
+template <class Model, class = void>
+struct HasClock : std::false_type {};
+template <class Model>
+struct HasClock<Model, std::void_t<decltype(std::declval<Model&>().clk_i)>> : std::true_type {};
+
 template <class Model>
 class Harness {
  public:
   explicit Harness(const char* name = "top")
       : ctx_(std::make_unique<VerilatedContext>()),
         dut_(std::make_unique<Model>(ctx_.get(), name)) {
-    dut_->clk_i = 0;
+    if constexpr (HasClock<Model>::value) dut_->clk_i = 0;
     if constexpr (HasReset<Model>::value) dut_->rst_i = 1;
     dut_->eval();
   }

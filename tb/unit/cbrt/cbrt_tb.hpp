@@ -18,6 +18,7 @@
 #include "Vcbrt_w32_sig8.h"
 #include "Vcbrt_w7.h"
 #include "tonic/cbrt.hpp"
+#include "tonic/harness.hpp"
 
 namespace tonic {
 
@@ -41,36 +42,20 @@ using CbrtW20 = CbrtCfg<Vcbrt_w20, 20>;
 using CbrtW7 = CbrtCfg<Vcbrt_w7, 7>;
 using CbrtW1 = CbrtCfg<Vcbrt_w1, 1>;
 
-/// Owns a VerilatedContext and one model of a combinational cell (no clock:
-/// tonic::Harness needs clk_i). The destructor releases the model the way
-/// Harness does (Verilator 5.006 keeps a per-thread context pointer that
-/// must not outlive the context; several models are made one after another).
+/// One model of the combinational cell (tonic::Harness owns it and its
+/// context; the cell has no clock).
 template <class Model>
 class CombModel {
  public:
-  CombModel() : ctx_(std::make_unique<VerilatedContext>()), dut_(std::make_unique<Model>(ctx_.get(), "top")) {}
-  ~CombModel() {
-    dut_->final();
-    VerilatedContext* const ctx = ctx_.get();
-    Verilated::threadContextp(ctx);
-    dut_.reset();
-    ctx_.reset();
-    Verilated::threadContextp(nullptr);
-    if (Verilated::lastContextp() == ctx) Verilated::lastContextp(nullptr);
-  }
-  CombModel(const CombModel&) = delete;
-  CombModel& operator=(const CombModel&) = delete;
-
   /// root_o for x_i = x.
   uint32_t root(uint64_t x) {
-    dut_->x_i = static_cast<std::remove_reference_t<decltype(dut_->x_i)>>(x);
-    dut_->eval();
-    return static_cast<uint32_t>(dut_->root_o);
+    h_->x_i = static_cast<std::remove_reference_t<decltype(h_->x_i)>>(x);
+    h_->eval();
+    return static_cast<uint32_t>(h_->root_o);
   }
 
  private:
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Model> dut_;
+  Harness<Model> h_;
 };
 
 }  // namespace tonic
