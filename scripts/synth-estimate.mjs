@@ -32,7 +32,7 @@
 // runs the ordinary flat synthesis of such configs (build/synth/C.flat/) and
 // adds its figures to the row as `flat` (twice the time).
 //
-// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports]
+// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports] [--user-state]
 //   --from-results: no synthesis; rebuild the reports from the result.json
 //   files an earlier run left in build/synth/<config>/. [--flat]
 //   --reanalyze: no synthesis; levels.mjs again on the netlists an earlier
@@ -61,7 +61,7 @@ import { markdownTable, REPORTS, updateResults, writeReport, XCKU15P } from './r
 
 const { values: opts } = cli({
   name: 'synth-estimate',
-  usage: 'node scripts/synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports]',
+  usage: 'node scripts/synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports] [--user-state]',
   description: 'Yosys synth_xilinx of every manifest config marked "synth": true, then levels.mjs; writes\n' +
     'build/reports/synth.json, build/reports/synth.md and the tables in docs/results.md.',
   options: {

@@ -140,7 +140,7 @@ const SCRIPTS = {
   'registry.mjs': ['--list', '--cpp', '--check', '--reference', '--scenario'],
   'check-names.mjs': ['--quiet', '--root'],
   'rtl-types.mjs': ['--cpp'],
-  'synth-estimate.mjs': ['--block', '--config', '--jobs', '--flat', '--from-results', '--reanalyze', '--no-reports'],
+  'synth-estimate.mjs': ['--block', '--config', '--jobs', '--flat', '--from-results', '--reanalyze', '--no-reports', '--user-state'],
   'vivado-parse.mjs': ['--name', '--print'],
   'vivado.mjs': ['--protocol', '--flows', '--window', '--clock', '--dry-run', '--out'],
   'yosys.mjs': ['--mount', '--out'],
