@@ -25,7 +25,12 @@
 namespace tonic::ref {
 
 constexpr unsigned kProtoMaxW = 256;      // largest ring the twins support
-constexpr unsigned kProtoMaxUserW = 3584;  // largest user state: tonic_dd_pkg::UserWMax (448 B)
+// The largest user state a C++ twin holds: 64 B (the engine takes up to
+// tonic_dd_pkg::UserWMax = 448 B; scripts/registry.mjs refuses a "twin" of
+// a protocol wider than this). Every ProtoIn / ProtoOut carries one, and
+// the event-by-event references copy them per event: 448 B made the short
+// soak several times slower.
+constexpr unsigned kProtoMaxUserW = 512;
 using ProtoRing = std::bitset<kProtoMaxW>;
 using ProtoUser = std::bitset<kProtoMaxUserW>;
 

@@ -309,7 +309,8 @@ class WindowRef {
     ++checked_;
     // The trace shows the low 128 bits of the user state (dd_trace_t.user).
     const ref::ProtoUser tu = user_state(t);
-    const ref::ProtoUser low = (f.user << (ref::kProtoMaxUserW - 128)) >> (ref::kProtoMaxUserW - 128);
+    ref::ProtoUser low = f.user;
+    if constexpr (Twin::kUserW > 128) low = (low << (ref::kProtoMaxUserW - 128)) >> (ref::kProtoMaxUserW - 128);
     if (t.wnd == f.wnd && t.rto == f.rto && tu == low) return;
     std::ostringstream os;
     os << what << ": cwnd " << t.wnd << " (ref " << f.wnd << "), rto " << t.rto << " (ref " << f.rto
