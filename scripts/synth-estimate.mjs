@@ -236,10 +236,11 @@ function writeUserStateTable() {
     ['FF', (r) => r.ff], ['levels', (r) => r.levels], ['fixed levels', (r) => r.levels_fixed ?? ''],
   ]);
   const note = 'The reference protocol with its `user_t` padded to N bytes per flow ' +
-    '(protocol.json builds `*_user<N>`, define TONIC_CFG_USER_BYTES; the padding is read and written back ' +
-    'on every write, so it is live state); Yosys as above. The engine takes up to 448 B ' +
+    '(protocol.json builds `*_user<N>`, define TONIC_CFG_USER_BYTES; the padding rotates by one bit on ' +
+    'every write, so it is live state); Yosys as above. The engine takes up to 448 B ' +
     '(`tonic_dd_pkg::UserWMax`); per extra 16 B: the BRAM36 difference to the size above it in the table, ' +
-    'per 16 B.\n\n';
+    'per 16 B. The user state is part of the cold word, a memory with two writers (incoming stage 2, ' +
+    'periodic) and two readers, built as 2 x 2 banks: about four times the raw bits.\n\n';
   updateResults('synth-user', 'User-state cost (synthesis estimate)', note + table);
   process.stdout.write(`synth-estimate: user-state cost table of docs/results.md (${rows.length} builds)\n`);
 }
