@@ -16,6 +16,12 @@
 //    it; cwnd = ssthresh + SACKed segments (popcount of acked_i), the
 //    integer form of RFC 6675's pipe; leave when wnd_start passes
 //    RecoveryPoint (cwnd = ssthresh).
+//  - Lost retransmissions: when three SACKs lie above the last segment
+//    sent before the recovery's latest retransmissions (rtx_off) and
+//    wnd_start is still marked and unacked, mark [wnd_start, third) again.
+//  - Rescue retransmission (NextSeg rule 4), once per recovery: nothing
+//    pending or newly lost, nothing unsent, room in the window: mark
+//    next_new - 1 unless it is SACKed.
 //  - Outside recovery, new acks: slow start / congestion avoidance as Reno.
 //  - RTO (RFC 6298): a new ack with an echo is an RTT sample (with
 //    RttKarn = 1 only an echo of a first transmission: Karn's rule); it updates SRTT and
@@ -29,7 +35,7 @@
 // Every value output is 0 when its enable is 0; wnd_o is in 1..W.
 `default_nettype none
 `include "tonic_proto_ports.svh"
-module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_PORTS);
+module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_PORTS);
   `include "tonic_proto_config.svh"
 
   user_t              u, u_n;
@@ -121,6 +127,32 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
   assign high_aged = (dadv <= 32'(u.high_off)) ? u.high_off - dadv[7:0] : 8'd0;
   assign rec_left  = u.rec_off - adv[7:0];
 
+  // In recovery (after this event's ageing):
+  //  - lost_new: third moved above the marked range: mark the new losses.
+  //  - relost: a retransmission was lost. rtx_off is next_new - 1 when the
+  //    recovery last marked an unSACKed segment, and the engine sends
+  //    marked segments before new data, so when three SACKed segments lie
+  //    above rtx_off while the marked range still holds wnd_start
+  //    (unacked), the retransmissions below it are lost too: mark
+  //    [wnd_start, third) again (the framework skips SACKed segments).
+  //  - fresh: the new range [high, third) spans two segments or more. One
+  //    event moves third by one SACK rank, so the range then holds an
+  //    unSACKed segment (high is the old third, SACKed, unless the recovery
+  //    began on duplicate acks alone): rtx_off moves to next_new - 1.
+  //  - rescue: NextSeg rule 4, once per recovery: nothing marked is waiting
+  //    (pending_i empty), nothing new is marked, no unsent data (posted =
+  //    next_new), the window has room (flight < wnd before this event) and
+  //    the highest outstanding segment next_new - 1 is unSACKed: mark it.
+  logic       lost_new, relost, fresh, rescue, top_sacked;
+  logic [7:0] rtx_aged;
+  assign rtx_aged   = (dadv <= 32'(u.rtx_off)) ? u.rtx_off - dadv[7:0] : 8'd0;
+  assign lost_new   = third_ok && third > high_aged;
+  assign relost     = lost_new && high_aged != 8'd0 && third > rtx_aged;
+  assign fresh      = 9'(third) > 9'(high_aged) + 9'd1;
+  assign top_sacked = (sack_cnt_n != 2'd0) && (CntW'(top[0]) + CntW'(1) == flight_i);
+  assign rescue     = !u.rescued && !lost_new && pending_i == '0 && posted_i == next_new_i
+                   && flight_i != '0 && flight_i < wnd_i && !top_sacked;
+
   // Window arithmetic, in tonic_proto_pkg::cnt_t (10 bits).
   tonic_proto_pkg::cnt_t  wnd, newly, ssthresh, half, wnd_n;
   tonic_proto_pkg::grow_t grow;
@@ -131,7 +163,11 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
   assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap),
                                               ByteCounting != 0);
 
-  logic [7:0] mark_lo_off, mark_hi_off;
+  // The mark range's candidate ends, summed in parallel with the compares
+  // that choose among them (a sum after the choice cost levels).
+  tonic_dd_pkg::seq_t lo_high, hi_third, mark_lo, mark_hi;
+  assign lo_high  = wnd_start_i + 32'(high_aged);
+  assign hi_third = wnd_start_i + 32'(third);
   always_comb begin
     u_n             = u;
     u_n.dup_acks    = new_ack ? 2'd0
@@ -140,11 +176,13 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
     u_n.rto_guard   = guard_n;
     u_n.rec_off     = guard_n ? rec_left : 8'd0;
     u_n.high_off    = 8'd0;
+    u_n.rtx_off     = 8'd0;
+    u_n.rescued     = 1'b0;
     u_n.sack_cnt    = sack_cnt_n;
     u_n.sack_off    = top;
     wnd_n           = '0;
-    mark_lo_off     = 8'd0;
-    mark_hi_off     = 8'd0;
+    mark_lo         = '0;
+    mark_hi         = '0;
     {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o} = '0;
     user_we_o       = ev;
     if (ev) begin
@@ -157,24 +195,35 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
         // Enter recovery: retransmit wnd_start and everything lost.
         wnd_we_o     = 1'b1;
         mark_we_o    = 1'b1;
-        mark_hi_off  = enter_hi;
+        mark_lo      = wnd_start_i;
+        mark_hi      = lost_head ? hi_third : wnd_start_i + 32'd1;
         u_n.in_rec   = 1'b1;
         u_n.ssthresh = 9'(half);
         u_n.ca_cnt   = 9'd0;
         u_n.rec_off  = tonic_proto_pkg::rec_offset(10'(flight_i));
         u_n.high_off = enter_hi;
+        u_n.rtx_off  = tonic_proto_pkg::rec_offset(10'(flight_i));
         wnd_n        = half + 10'(sacked);
       end else if (u.in_rec && !passed) begin
-        // In recovery: mark what became lost since the last mark.
+        // In recovery: mark what became lost since the last mark (and
+        // the lost retransmissions below it), else the rescue segment.
         wnd_we_o     = 1'b1;
         u_n.rec_off  = rec_left;
         u_n.high_off = high_aged;
+        u_n.rtx_off  = rtx_aged;
+        u_n.rescued  = u.rescued;
         wnd_n        = ssthresh + 10'(sacked);
-        if (third_ok && third > high_aged) begin
+        if (lost_new) begin
           mark_we_o    = 1'b1;
-          mark_lo_off  = high_aged;
-          mark_hi_off  = third;
+          mark_lo      = relost ? wnd_start_i : lo_high;
+          mark_hi      = hi_third;
           u_n.high_off = third;
+          if (relost || fresh) u_n.rtx_off = tonic_proto_pkg::rec_offset(10'(flight_i));
+        end else if (rescue) begin
+          mark_we_o    = 1'b1;
+          mark_lo      = next_new_i - 32'd1;
+          mark_hi      = next_new_i;
+          u_n.rescued  = 1'b1;
         end
       end else if (u.in_rec) begin
         // RecoveryPoint acked: leave recovery.
@@ -190,14 +239,14 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_INCOMING_P
   end
 
   `TONIC_PROTO_NO_CREDIT;
-  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i + 32'(mark_lo_off), wnd_start_i + 32'(mark_hi_off),
+  `TONIC_PROTO_DRIVE_VALUES(wnd_n, mark_lo, mark_hi,
                             (sample && u.srtt8 != '0) ? tonic_proto_pkg::rto_of('{srtt8: u.srtt8, rttvar4: u.rttvar4}, 32'(RtoMax))
                                                        : 32'(RtoInit), u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
   assign unused_ok = ^{info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
-                       info_i.acked_bytes, now_i, next_new_i, posted_i, pending_i, rto_i, type_i,
+                       info_i.acked_bytes, now_i, rto_i, type_i,
                        cum_ack_i, ecn_i, grant_i};
 endmodule
 `default_nettype wire

@@ -6,11 +6,12 @@
 // [wnd_start, next_new) (every unacked segment: SACKed ones are kept),
 // rto = min(2 * rto, RtoMax), timer restarted, recovery left,
 // RecoveryPoint = next_new - 1 and no new recovery until an ack passes it
-// (rto_guard, RFC 6675 section 5.1). The SACK record is kept. Without
+// (rto_guard, RFC 6675 section 5.1), high_off, rtx_off and rescued
+// cleared (they live only in recovery). The SACK record is kept. Without
 // timeout_i every enable (and every value output) is 0.
 `default_nettype none
 `include "tonic_proto_ports.svh"
-module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_PERIODIC_PORTS);
+module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_PERIODIC_PORTS);
   `include "tonic_proto_config.svh"
 
   user_t u_n;
@@ -22,6 +23,8 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(120)) (`TONIC_PROTO_PERIODIC_P
     u_n.ssthresh  = 9'(tonic_proto_pkg::half_flight(10'(flight_i)));
     u_n.ca_cnt    = 9'd0;
     u_n.high_off  = 8'd0;
+    u_n.rtx_off   = 8'd0;
+    u_n.rescued   = 1'b0;
     u_n.rec_off   = tonic_proto_pkg::rec_offset(10'(flight_i));  // RecoveryPoint = next_new - 1
   end
 

@@ -28,6 +28,8 @@ struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and 
     std::array<uint32_t, 3> sack_off{};     // [0] highest; unused entries 0
     uint32_t srtt8 = 0;                     // 28 bits: RFC 6298, 8 x SRTT (0 = no sample yet)
     uint32_t rttvar4 = 0;                   // 28 bits: 4 x RTTVAR
+    uint32_t rtx_off = 0;                   // next_new - 1 - wnd_start at the latest loss mark
+    bool rescued = false;                   // the rescue retransmission was made
     template <class F>
     void fields(F&& f) {
       f(srtt8, 28);  // first: the most significant (user_t's first field)
@@ -41,6 +43,8 @@ struct SackTwin : registry::consts::Sack {  // kName, kUserW, kCreditScheme and 
       f(high_off, 8);
       f(sack_cnt, 2);
       for (int k = 2; k >= 0; --k) f(sack_off[k], 8);  // packed [2:0][7:0]: element 2 first
+      f(rtx_off, 8);
+      f(rescued, 1);
     }
     bool operator==(const User& o) const { return proto::field_values(*this) == proto::field_values(o); }
   };
@@ -128,6 +132,21 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   const uint32_t enter_hi = lost_head ? third : 1;
   const uint32_t high_aged = dadv <= u.high_off ? ((u.high_off - dadv) & 0xff) : 0;
   const uint32_t rec_left = (u.rec_off - adv) & 0xff;
+  // In recovery: new losses (third above the marked range); lost
+  // retransmissions (three SACKs above rtx_off, the last segment sent
+  // before the latest mark of an unSACKed segment, while the marked range
+  // still holds wnd_start); the rescue
+  // retransmission of NextSeg rule 4 (once per recovery, when nothing is
+  // pending or newly lost, no unsent data, room in the window and
+  // next_new - 1 unSACKed).
+  const uint32_t rtx_aged = dadv <= u.rtx_off ? ((u.rtx_off - dadv) & 0xff) : 0;
+  const bool lost_new = third_ok && third > high_aged;
+  const bool relost = lost_new && high_aged != 0 && third > rtx_aged;
+  const bool fresh = third > high_aged + 1;  // the new range holds an unSACKed segment
+  const uint32_t cmask = (uint32_t{1} << proto::cnt_w(in.w)) - 1;
+  const bool top_sacked = cnt != 0 && ((top[0] + 1) & cmask) == flight;
+  const bool rescue = !u.rescued && !lost_new && proto::ring_popcount(in.pending, in.w) == 0 &&
+                      in.posted == in.next_new && flight != 0 && flight < wnd && !top_sacked;
   const uint32_t half = proto::half_flight(flight);
   const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
 
@@ -135,9 +154,11 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   n.rto_guard = guard_n;
   n.rec_off = guard_n ? rec_left : 0;
   n.high_off = 0;
+  n.rtx_off = 0;
+  n.rescued = false;
   n.sack_cnt = cnt;
   n.sack_off = top;
-  uint32_t wnd_n = 0, lo_off = 0, hi_off = 0;
+  uint32_t wnd_n = 0, lo = 0, hi = 0;  // the mark range
   o.user_we = ev;
   if (ev) {
     if (new_ack) {
@@ -153,23 +174,33 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
     }
     if (enter) {
       o.wnd_we = o.mark_we = true;
-      hi_off = enter_hi;
+      lo = in.wnd_start;
+      hi = in.wnd_start + enter_hi;
       n.in_rec = true;
       n.ssthresh = half;
       n.ca_cnt = 0;
       n.rec_off = proto::rec_offset(flight);
       n.high_off = enter_hi;
+      n.rtx_off = proto::rec_offset(flight);
       wnd_n = half + sacked;
     } else if (u.in_rec && !passed) {
       o.wnd_we = true;
       n.rec_off = rec_left;
       n.high_off = high_aged;
+      n.rtx_off = rtx_aged;
+      n.rescued = u.rescued;
       wnd_n = u.ssthresh + sacked;
-      if (third_ok && third > high_aged) {
+      if (lost_new) {
         o.mark_we = true;
-        lo_off = high_aged;
-        hi_off = third;
+        lo = in.wnd_start + (relost ? 0 : high_aged);
+        hi = in.wnd_start + third;
         n.high_off = third;
+        if (relost || fresh) n.rtx_off = proto::rec_offset(flight);
+      } else if (rescue) {
+        o.mark_we = true;
+        lo = in.next_new - 1;
+        hi = in.next_new;
+        n.rescued = true;
       }
     } else if (u.in_rec) {
       o.wnd_we = true;
@@ -184,7 +215,7 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
     }
   }
   const bool sampled = new_ack && in.info.rtt_valid && !(kRttKarn != 0 && in.info.echo_rtx);
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start + lo_off, in.wnd_start + hi_off,
+  proto::drive_values(o, in.w, wnd_n, lo, hi,
                       (sampled && u.srtt8 != 0) ? proto::rto_of({u.srtt8, u.rttvar4}, kRtoMax) : kRtoInit,
                       pack(n));
   return o;
@@ -201,6 +232,8 @@ inline ProtoOut SackTwin::periodic(const ProtoIn& in) {
   n.ssthresh = proto::half_flight(flight);
   n.ca_cnt = 0;
   n.high_off = 0;
+  n.rtx_off = 0;
+  n.rescued = false;
   n.rec_off = proto::rec_offset(flight);
   o.wnd_we = o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
   proto::drive_values(o, in.w, 1, in.wnd_start, in.next_new, proto::rto_backoff(in.rto, kRtoMax), pack(n));

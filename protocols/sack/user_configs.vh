@@ -9,12 +9,14 @@
 // Credit scheme (tonic_dd_pkg::credit_e): a congestion window.
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditWindow;
 
-// User state: 120 bits (the window itself is the engine's wnd).
+// User state: 129 bits (the window itself is the engine's wnd).
 // Positions are kept as distances from wnd_start ("offsets", 0..255), which
 // every new ack moves down; an offset that would go below 0 has been
 // cumulatively acked. sack_off holds the three highest SACKed segments, so
 // the 3rd-highest one bounds the lost segments (RFC 6675 IsLost with
-// DupThresh = 3): every unacked segment below it is lost.
+// DupThresh = 3): every unacked segment below it is lost. rtx_off and
+// rescued serve the lost-retransmission check and the rescue
+// retransmission (NextSeg rule 4) of protocols/sack/README.md.
 typedef struct packed {
   logic [27:0]     srtt8;      // RFC 6298: 8 x SRTT (cycles); 0 = no RTT sample yet
   logic [27:0]     rttvar4;    // RFC 6298: 4 x RTTVAR (cycles)
@@ -27,6 +29,8 @@ typedef struct packed {
   logic [7:0]      high_off;   // end of the range marked lost in this recovery - wnd_start
   logic [1:0]      sack_cnt;   // valid entries of sack_off, 0..3
   logic [2:0][7:0] sack_off;   // highest SACKed segments - wnd_start: [0] > [1] > [2]; invalid = 0
+  logic [7:0]      rtx_off;    // next_new - 1 - wnd_start at this recovery's latest loss mark; 0 outside recovery
+  logic            rescued;    // this recovery made its rescue retransmission; 0 outside recovery
 } user_t;
 
 // The protocol modules take UserW as a parameter; their
@@ -37,7 +41,7 @@ localparam int unsigned UserW = $bits(user_t);
 `endif
 localparam user_t UserInit = '{dup_acks: 2'd0, in_rec: 1'b0, rto_guard: 1'b0, ssthresh: 9'd511,
                                ca_cnt: 9'd0, rec_off: 8'd0, high_off: 8'd0, sack_cnt: 2'd0,
-                               sack_off: '0, srtt8: 28'd0, rttvar4: 28'd0};
+                               sack_off: '0, rtx_off: 8'd0, rescued: 1'b0, srtt8: 28'd0, rttvar4: 28'd0};
 
 // Initial congestion window (segments) and retransmission timeout (cycles).
 localparam int unsigned InitWnd  = 10;

@@ -205,3 +205,227 @@ TEST_CASE("proto: sack: 3 duplicate acks without SACK information enter recovery
   REQUIRE(o.wnd == 4);
   REQUIRE(!o.mark_we);
 }
+
+TEST_CASE("proto: sack: several holes in one window are all marked within one RTT",
+          "[proto][sack][smoke]") {
+  SackFlow f;
+  f.wnd = 16;
+  f.send(16);  // 0..15; 2, 5 and 8 are lost
+  f.ack(2);
+  // SACK 3, 4, 6: the 3rd duplicate ack, and 3 SACKs above 2: recovery.
+  f.ack(2, 3);
+  f.ack(2, 4);
+  ProtoOut o = f.ack(2, 6);
+  REQUIRE(f.u().in_rec);
+  REQUIRE(f.newly_marked == Marks{2});
+  // Each further SACK moves the 3rd-highest SACK up; a hole is marked as
+  // soon as three SACKs lie above it, without waiting for an ack of the
+  // retransmission of 2 (no new cumulative ack in between).
+  o = f.ack(2, 7);  // 3rd-highest 4: nothing unacked below it but 2
+  REQUIRE(f.newly_marked.empty());
+  o = f.ack(2, 9);  // 3rd-highest 6: 5 is lost
+  REQUIRE(o.mark_we);
+  REQUIRE(f.newly_marked == Marks{5});
+  o = f.ack(2, 10);  // 3rd-highest 7
+  REQUIRE(f.newly_marked.empty());
+  o = f.ack(2, 11);  // 3rd-highest 9: 8 is lost
+  REQUIRE(f.newly_marked == Marks{8});
+  REQUIRE(f.pending == std::set<uint32_t>{2, 5, 8});
+  // The sender resends all three before anything new, in one burst.
+  REQUIRE(f.transmit(16) == std::optional<uint32_t>{2});
+  REQUIRE(f.transmit(16) == std::optional<uint32_t>{5});
+  REQUIRE(f.transmit(16) == std::optional<uint32_t>{8});
+  REQUIRE(f.pending.empty());
+  // Their acks: partial acks mark nothing; the last one leaves recovery.
+  o = f.ack(5);
+  REQUIRE(!o.mark_we);
+  REQUIRE(f.u().in_rec);
+  o = f.ack(8);
+  REQUIRE(!o.mark_we);
+  REQUIRE(f.u().in_rec);
+  o = f.ack(f.next_new);
+  REQUIRE(!f.u().in_rec);
+  REQUIRE(o.wnd == f.u().ssthresh);
+}
+
+TEST_CASE("proto: sack: a lost retransmission is marked again once 3 segments sent after it are SACKed",
+          "[proto][sack][smoke]") {
+  SackFlow f;
+  f.wnd = 12;
+  f.send(12);  // 0..11; 2 is lost, and so is its first retransmission
+  f.ack(1);
+  f.ack(2);
+  f.ack(2, 3);
+  f.ack(2, 4);
+  ProtoOut o = f.ack(2, 5);  // recovery: 2 is marked
+  REQUIRE(f.newly_marked == Marks{2});
+  REQUIRE(f.u().rtx_off == 9);  // segment 11 was the last sent before the retransmission
+  f.resend_pending();           // ... and the retransmission is lost
+  // SACKs of 6..11, all sent before the retransmission: no evidence.
+  for (uint32_t s = 6; s <= 11; ++s) {
+    o = f.ack(2, s);
+    REQUIRE(f.newly_marked.empty());
+    REQUIRE(f.u().rtx_off == 9);  // the ranges hold SACKed segments only
+  }
+  REQUIRE(o.wnd == 14);  // ssthresh 5 + 9 SACKed
+  f.send(4);             // 12..15: sent after the retransmission of 2
+  o = f.ack(2, 12);
+  REQUIRE(f.newly_marked.empty());
+  o = f.ack(2, 13);  // two SACKs above 11: not yet
+  REQUIRE(f.newly_marked.empty());
+  REQUIRE(f.pending.empty());
+  // The third: the retransmission of 2 is lost, mark it again.
+  o = f.ack(2, 14);
+  REQUIRE(o.mark_we);
+  REQUIRE((o.mark_lo == 2 && o.mark_hi == 12));
+  REQUIRE(f.newly_marked == Marks{2});
+  REQUIRE(f.u().rtx_off == 13);  // the next detection needs 3 SACKs above 15
+  REQUIRE(f.u().in_rec);
+  REQUIRE(f.u().ssthresh == 5);  // no second window reduction
+  f.resend_pending();
+  // Once per detection: the next SACK does not mark it again.
+  o = f.ack(2, 15);
+  REQUIRE(f.newly_marked.empty());
+  REQUIRE(f.pending.empty());
+  // The second retransmission arrives: leave recovery.
+  o = f.ack(16);
+  REQUIRE(!f.u().in_rec);
+  REQUIRE(f.u().rtx_off == 0);
+}
+
+TEST_CASE("proto: sack: a retransmission is judged lost only by SACKs of segments sent after it",
+          "[proto][sack][smoke]") {
+  SackFlow f;
+  f.wnd = 12;
+  f.send(12);  // 0..11; 2 and 8 are lost, and the retransmission of 2 too
+  f.ack(1);
+  f.ack(2);
+  for (uint32_t s : {3u, 4u, 5u}) f.ack(2, s);  // recovery: 2 is marked
+  REQUIRE(f.newly_marked == Marks{2});
+  REQUIRE(f.u().rtx_off == 9);  // 11
+  f.resend_pending();
+  for (uint32_t s : {6u, 7u, 9u}) f.ack(2, s);
+  f.send(1);  // 12
+  f.ack(2, 10);
+  f.send(1);  // 13
+  REQUIRE(f.u().rtx_off == 9);
+  // SACK 11: 9, 10, 11 lie above 8: marked. Its retransmission leaves after 13.
+  ProtoOut o = f.ack(2, 11);
+  REQUIRE(f.newly_marked == Marks{8});
+  REQUIRE(f.u().rtx_off == 11);  // 13
+  f.resend_pending();
+  f.send(3);  // 14..16
+  // 12, 13, 14 were sent after the retransmission of 2 but 12 and 13 before
+  // that of 8, which the mark would cover too: no evidence yet.
+  for (uint32_t s : {12u, 13u, 14u}) {
+    o = f.ack(2, s);
+    REQUIRE(f.newly_marked.empty());
+  }
+  REQUIRE(f.pending.empty());
+  f.ack(2, 8);  // the retransmission of 8 arrives
+  o = f.ack(2, 15);
+  REQUIRE(f.newly_marked.empty());
+  // 14, 15, 16 were all sent after both retransmissions: 2 is lost again.
+  o = f.ack(2, 16);
+  REQUIRE(o.mark_we);
+  REQUIRE(o.mark_lo == 2);
+  REQUIRE(f.newly_marked == Marks{2});
+  REQUIRE(f.u().in_rec);
+}
+
+namespace {
+/// Tail loss: 0..9 sent, 2 and 9 lost, nothing more to send when
+/// `app_limited` (posted = next_new). SACKs 3..8 mark 2; its retransmission
+/// arrives (cum ack 9), and nothing lies above 9 to show it lost.
+ProtoOut tail_loss(SackFlow& f, bool app_limited) {
+  f.send(10);
+  if (app_limited) f.posted = f.next_new;
+  f.ack(1);
+  f.ack(2);
+  for (uint32_t s = 3; s <= 8; ++s) f.ack(2, s);
+  REQUIRE(f.u().in_rec);
+  REQUIRE(f.u().rec_off == 7);  // RecoveryPoint 9
+  REQUIRE(f.pending == std::set<uint32_t>{2});
+  f.resend_pending();
+  return f.ack(9);
+}
+}  // namespace
+
+TEST_CASE("proto: sack: rescue retransmission of the highest unSACKed segment, once per recovery (NextSeg rule 4)",
+          "[proto][sack][smoke]") {
+  SackFlow f;
+  ProtoOut o = tail_loss(f, true);
+  // Partial ack 9 <= RecoveryPoint: in recovery, nothing lost, nothing new
+  // to send, room in the window (flight 1): resend 9, the segment holding
+  // the highest outstanding unSACKed sequence number.
+  REQUIRE(f.u().in_rec);
+  REQUIRE(o.mark_we);
+  REQUIRE((o.mark_lo == 9 && o.mark_hi == 10));
+  REQUIRE(f.newly_marked == Marks{9});
+  REQUIRE(f.u().rescued);
+  REQUIRE(o.wnd == 4);  // ssthresh 4 (FlightSize 8 / 2) + 0 SACKed
+  f.resend_pending();
+  // Once per recovery: a duplicate ack does not rescue again.
+  o = f.ack(9);
+  REQUIRE(!o.mark_we);
+  REQUIRE(f.newly_marked.empty());
+  // The rescue fills the tail: leave recovery; the next recovery may rescue again.
+  o = f.ack(10);
+  REQUIRE(!f.u().in_rec);
+  REQUIRE(!f.u().rescued);
+}
+
+TEST_CASE("proto: sack: no rescue retransmission while new data is waiting or a SACK covers next_new - 1",
+          "[proto][sack][smoke]") {
+  SECTION("unsent data: NextSeg rule 2 sends it instead") {
+    SackFlow f;
+    const ProtoOut o = tail_loss(f, false);
+    REQUIRE(f.u().in_rec);
+    REQUIRE(!o.mark_we);
+    REQUIRE(!f.u().rescued);
+    REQUIRE(f.pending.empty());
+  }
+  SECTION("next_new - 1 SACKed") {
+    SackFlow f;
+    f.send(10);
+    f.posted = f.next_new;
+    f.ack(2);
+    for (uint32_t s : {3u, 4u, 5u}) f.ack(2, s);  // recovery, 2 marked
+    f.resend_pending();
+    ProtoOut o = f.ack(2, 9);  // the 3rd-highest SACK is 4: 2 only
+    REQUIRE(f.newly_marked.empty());
+    o = f.ack(6);  // 2 arrives (3..5 SACKed): 6, 7, 8 outstanding, 9 SACKed
+    REQUIRE(f.u().in_rec);
+    REQUIRE(!o.mark_we);
+    REQUIRE(!f.u().rescued);
+  }
+  SECTION("a marked segment not yet resent") {
+    SackFlow f;
+    f.send(10);
+    f.posted = f.next_new;
+    f.ack(1);
+    f.ack(2);
+    for (uint32_t s = 3; s <= 8; ++s) f.ack(2, s);
+    REQUIRE(f.pending == std::set<uint32_t>{2});
+    ProtoOut o = f.ack(2, 8);  // a repeated SACK: nothing newly lost, room in the window
+    REQUIRE(!o.mark_we);
+    REQUIRE(!f.u().rescued);
+    f.resend_pending();
+    o = f.ack(2, 8);  // now nothing is waiting: the rescue
+    REQUIRE((o.mark_we && o.mark_lo == 9 && o.mark_hi == 10));
+    REQUIRE(f.newly_marked == Marks{9});
+  }
+  SECTION("no room in the window") {
+    SackFlow f;
+    f.send(10);
+    f.posted = f.next_new;
+    f.ack(1);
+    f.ack(2);
+    for (uint32_t s = 3; s <= 8; ++s) f.ack(2, s);
+    f.resend_pending();
+    f.wnd = 1;  // as if the window had shrunk to the one outstanding segment
+    const ProtoOut o = f.ack(9);
+    REQUIRE(!o.mark_we);
+    REQUIRE(!f.u().rescued);
+  }
+}
