@@ -19,9 +19,11 @@
 //  - Lost retransmissions: when three SACKs lie above the last segment
 //    sent before the recovery's latest retransmissions (rtx_off) and
 //    wnd_start is still marked and unacked, mark [wnd_start, third) again.
-//  - Rescue retransmission (NextSeg rule 4), once per recovery: nothing
-//    pending or newly lost, nothing unsent, room in the window: mark
-//    next_new - 1 unless it is SACKed.
+//  - NextSeg rule 3 when nothing is pending or newly lost, nothing is
+//    unsent and the window has room: mark the lowest unSACKed segment at
+//    or above HighRxt (high_off) below the 2nd-highest SACK, one per event.
+//  - Else the rescue retransmission (NextSeg rule 4), once per recovery:
+//    mark next_new - 1 unless it is SACKed.
 //  - Outside recovery, new acks: slow start / congestion avoidance as Reno.
 //  - RTO (RFC 6298): a new ack with an echo is an RTT sample (with
 //    RttKarn = 1 only an echo of a first transmission: Karn's rule); it updates SRTT and
@@ -139,19 +141,32 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
   //    event moves third by one SACK rank, so the range then holds an
   //    unSACKed segment (high is the old third, SACKed, unless the recovery
   //    began on duplicate acks alone): rtx_off moves to next_new - 1.
-  //  - rescue: NextSeg rule 4, once per recovery: nothing marked is waiting
-  //    (pending_i empty), nothing new is marked, no unsent data (posted =
-  //    next_new), the window has room (flight < wnd before this event) and
-  //    the highest outstanding segment next_new - 1 is unSACKed: mark it.
-  logic       lost_new, relost, fresh, rescue, top_sacked;
+  //  - idle: NextSeg gets past its rules 1 and 2: nothing marked is
+  //    waiting (pending_i empty), nothing new is marked, no unsent data
+  //    (posted = next_new), and the window has room (flight < wnd before
+  //    this event).
+  //  - rule3: NextSeg rule 3, within the gap between the 3rd- and
+  //    2nd-highest SACKs: the SACKed segments at or above third are exactly
+  //    the three kept, so c3 (high_off, or third + 1 when high_off is
+  //    third) is the lowest unSACKed segment at or above high_off when it
+  //    lies below the 2nd-highest SACK: mark it, high_off = c3 + 1.
+  //  - rescue: NextSeg rule 4, once per recovery: idle, no rule3, and the
+  //    highest outstanding segment next_new - 1 unSACKed: mark it.
+  logic       lost_new, relost, fresh, idle, at_third, rule3, rescue, top_sacked;
   logic [7:0] rtx_aged;
+  logic [8:0] c3;
   assign rtx_aged   = (dadv <= 32'(u.rtx_off)) ? u.rtx_off - dadv[7:0] : 8'd0;
   assign lost_new   = third_ok && third > high_aged;
   assign relost     = lost_new && high_aged != 8'd0 && third > rtx_aged;
   assign fresh      = 9'(third) > 9'(high_aged) + 9'd1;
   assign top_sacked = (sack_cnt_n != 2'd0) && (CntW'(top[0]) + CntW'(1) == flight_i);
-  assign rescue     = !u.rescued && !lost_new && pending_i == '0 && posted_i == next_new_i
-                   && flight_i != '0 && flight_i < wnd_i && !top_sacked;
+  assign idle       = !lost_new && pending_i == '0 && posted_i == next_new_i
+                   && flight_i != '0 && flight_i < wnd_i;
+  assign at_third   = high_aged == third;
+  assign c3         = at_third ? 9'(third) + 9'd1 : 9'(high_aged);
+  // c3 < top[1], with both compares beside the choice instead of after it.
+  assign rule3      = idle && third_ok && (at_third ? 9'(third) + 9'd1 < 9'(top[1]) : high_aged < top[1]);
+  assign rescue     = idle && !rule3 && !u.rescued && !top_sacked;
 
   // Window arithmetic, in tonic_proto_pkg::cnt_t (10 bits).
   tonic_proto_pkg::cnt_t  wnd, newly, ssthresh, half, wnd_n;
@@ -165,8 +180,9 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
 
   // The mark range's candidate ends, summed in parallel with the compares
   // that choose among them (a sum after the choice cost levels).
-  tonic_dd_pkg::seq_t lo_high, hi_third, mark_lo, mark_hi;
+  tonic_dd_pkg::seq_t lo_high, hi_high, hi_third, mark_lo, mark_hi;
   assign lo_high  = wnd_start_i + 32'(high_aged);
+  assign hi_high  = wnd_start_i + 32'(high_aged) + (at_third ? 32'd2 : 32'd1);  // rule3: c3 + 1
   assign hi_third = wnd_start_i + 32'(third);
   always_comb begin
     u_n             = u;
@@ -219,6 +235,13 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
           mark_hi      = hi_third;
           u_n.high_off = third;
           if (relost || fresh) u_n.rtx_off = tonic_proto_pkg::rec_offset(10'(flight_i));
+        end else if (rule3) begin
+          // [high_off, c3 + 1): c3 alone (high_off is third, SACKed, or c3).
+          mark_we_o    = 1'b1;
+          mark_lo      = lo_high;
+          mark_hi      = hi_high;
+          u_n.high_off = 8'(c3 + 9'd1);
+          u_n.rtx_off  = tonic_proto_pkg::rec_offset(10'(flight_i));
         end else if (rescue) begin
           mark_we_o    = 1'b1;
           mark_lo      = next_new_i - 32'd1;

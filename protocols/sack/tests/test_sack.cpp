@@ -429,3 +429,43 @@ TEST_CASE("proto: sack: no rescue retransmission while new data is waiting or a 
     REQUIRE(!f.u().rescued);
   }
 }
+
+TEST_CASE("proto: sack: NextSeg rule 3 resends the unSACKed segments between the 3rd- and 2nd-highest SACKs",
+          "[proto][sack][smoke]") {
+  SackFlow f;
+  f.send(10);  // 0..9; 2, 6 and 7 are lost; nothing more to send
+  f.posted = f.next_new;
+  f.ack(2);
+  for (uint32_t s : {3u, 4u, 5u}) f.ack(2, s);  // recovery: 2 is marked
+  REQUIRE(f.newly_marked == Marks{2});
+  f.resend_pending();
+  f.ack(2, 8);  // 3rd-highest 4
+  ProtoOut o = f.ack(2, 9);  // 3rd-highest 5: nothing unSACKed below it but 2
+  REQUIRE(f.newly_marked.empty());
+  REQUIRE(f.u().high_off == 3);  // 5
+  REQUIRE(o.wnd == 9);           // ssthresh 4 + 5 SACKed; flight 8: room for one
+  // 6 and 7 have only two SACKs above them: not lost. Repeated SACKs move
+  // nothing; with nothing lost waiting, no new data and room in the window,
+  // rule 3 resends the lowest unSACKed segment above HighRxt with a SACK
+  // above it, one per event.
+  o = f.ack(2, 9);
+  REQUIRE(o.mark_we);
+  REQUIRE((o.mark_lo == 5 && o.mark_hi == 7));  // 5 is SACKed: 6 alone
+  REQUIRE(f.newly_marked == Marks{6});
+  REQUIRE(f.u().high_off == 5);  // HighRxt: 6
+  o = f.ack(2, 9);  // waits while 6 is pending
+  REQUIRE(!o.mark_we);
+  f.resend_pending();
+  o = f.ack(2, 9);
+  REQUIRE((o.mark_lo == 7 && o.mark_hi == 8));
+  REQUIRE(f.newly_marked == Marks{7});
+  REQUIRE(f.u().high_off == 6);
+  f.resend_pending();
+  // The gap is done; next_new - 1 = 9 is SACKed: no rescue either.
+  o = f.ack(2, 9);
+  REQUIRE(!o.mark_we);
+  REQUIRE(!f.u().rescued);
+  // The retransmissions arrive: leave recovery.
+  o = f.ack(10);
+  REQUIRE(!f.u().in_rec);
+}
