@@ -309,16 +309,26 @@ export function checkProtocol(dirArg, opts = {}) {
     // The paper's bands are for the whole path: the fixed-function levels
     // around the protocol plus the protocol's. Without the fixed figure
     // (no synth/fixed-levels.json) the protocol alone is judged, and says so.
+    // Each module with the fixed levels around its own processor when the
+    // file has them (levels_around_incoming / _periodic), else with the
+    // worst around either.
     const fx = fixedLevels(d.scheme);
     if (fx) {
       res.fixed = fx;
-      res.path_levels = fx.levels_around_proto + worst;
+      const around = (m) => fx[`levels_around_${m}`] ?? fx.levels_around_proto;
+      const paths = ['incoming', 'periodic'].map((m) => ({ m, fixed: around(m), proto: res[m].levels,
+        total: around(m) + res[m].levels }));
+      const p = paths.reduce((a, b) => (b.total > a.total ? b : a));
+      res.path_levels = p.total;
+      res.path_fixed_levels = p.fixed;
+      res.path_module = p.m;
       res.path_delay_ns = Math.round((LINEAR.base + LINEAR.per * res.path_levels) * 100) / 100;
     }
     res.verdict_on = fx ? 'path' : 'protocol';
     res.verdict = verdict(fx ? res.path_levels : worst);
     const bad = res.verdict === 'fail' || (opts.strict && res.verdict === 'marginal');
-    const judged = fx ? `whole path ${fx.levels_around_proto} fixed + ${worst} protocol = ${res.path_levels} levels`
+    const judged = fx ? `whole path ${res.path_fixed_levels} fixed + ${res.path_levels - res.path_fixed_levels} ` +
+      `protocol (${res.path_module}) = ${res.path_levels} levels`
       : `${worst} levels of the protocol alone (fixed-function levels unknown)`;
     step('levels', !bad, `${judged}: ${res.verdict} (pass <= ${BANDS.pass}, marginal <= ${BANDS.marginal})`);
     return res;
@@ -378,7 +388,8 @@ function main(argv) {
     let line = `check-protocol: ${name}: ${r.scheme}, user state ${r.user_bits} bits (${r.user_bytes} of ${r.user_limit_bytes} B); ` +
       `${mod('incoming')}, ${mod('periodic')}; protocol ${r.levels} levels`;
     if (r.fixed) {
-      line += `; whole path ${r.fixed.levels_around_proto} fixed + ${r.levels} = ${r.path_levels} levels ` +
+      line += `; whole path ${r.path_fixed_levels} fixed + ${r.path_levels - r.path_fixed_levels} (${r.path_module}) = ` +
+        `${r.path_levels} levels ` +
         `(<= ~${r.path_delay_ns} ns at ${LINEAR.per} ns/level; an upper bound, docs/timing-model.md): ${r.verdict.toUpperCase()}`;
     } else {
       line += `: ${r.verdict.toUpperCase()} on the protocol alone (fixed-function levels unknown: no ` +

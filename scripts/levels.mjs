@@ -34,6 +34,8 @@
 //                      passes through at least one split cell: the fixed
 //                      logic before and after the split modules on their
 //                      own paths (0 when no path crosses them);
+//   modules[M].levels_through  levels_through over the paths through
+//                      the cells of M only (the fixed logic around M);
 //   levels_via         the largest sum of all cells along a path through at
 //                      least one split cell: the worst path the split
 //                      modules are on.
@@ -346,14 +348,16 @@ export function analyze(netlist, topArg = null, opts = {}) {
     // arrival of paths that already passed a split cell (-1: none did).
     // With weight(d) per cell: the longest path that passes at least one
     // split cell, from arrivals `arr` of the same weight.
-    const via = (weight, arr) => {
+    // With part = i, only paths through the cells of split module i count.
+    const via = (weight, arr, part = 0) => {
       const thr = new Map();
       for (const b of order) {
         const d = driver.get(b);
         if (!d) { thr.set(b, -1); continue; }
         let best = -1;
+        const enters = part ? d.part === part : d.part;
         for (const inb of d.inputs) {
-          const a = d.part ? Math.max(arr.get(inb) ?? 0, thr.get(inb) ?? -1) : (thr.get(inb) ?? -1);
+          const a = enters ? Math.max(arr.get(inb) ?? 0, thr.get(inb) ?? -1) : (thr.get(inb) ?? -1);
           if (a > best) best = a;
         }
         thr.set(b, best < 0 ? -1 : best + weight(d));
@@ -363,6 +367,7 @@ export function analyze(netlist, topArg = null, opts = {}) {
       return m;
     };
     const through = via((d) => (d.part ? 0 : d.delay), fixed.arrival);
+    splitNames.forEach((m, i) => { modules[m].levels_through = via((d) => (d.part ? 0 : d.delay), fixed.arrival, i + 1); });
     const viaAll = via((d) => d.delay, all.arrival);
     result.split = {
       modules,

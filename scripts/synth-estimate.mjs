@@ -32,7 +32,7 @@
 // runs the ordinary flat synthesis of such configs (build/synth/C.flat/) and
 // adds its figures to the row as `flat` (twice the time).
 //
-// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports] [--user-state]
+// usage: node synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports] [--user-state] [--fixed-levels]
 //   --from-results: no synthesis; rebuild the reports from the result.json
 //   files an earlier run left in build/synth/<config>/. [--flat]
 //   --reanalyze: no synthesis; levels.mjs again on the netlists an earlier
@@ -61,7 +61,7 @@ import { markdownTable, REPORTS, updateResults, writeReport, XCKU15P } from './r
 
 const { values: opts } = cli({
   name: 'synth-estimate',
-  usage: 'node scripts/synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports] [--user-state]',
+  usage: 'node scripts/synth-estimate.mjs [--block B] [--config C] [--jobs N] [--flat] [--from-results | --reanalyze] [--no-reports] [--user-state] [--fixed-levels]',
   description: 'Yosys synth_xilinx of every manifest config marked "synth": true, then levels.mjs; writes\n' +
     'build/reports/synth.json, build/reports/synth.md and the tables in docs/results.md.',
   options: {
@@ -71,6 +71,8 @@ const { values: opts } = cli({
     flat: { type: 'boolean', help: 'also the flat synthesis of configs with "proto_modules" (twice the time)' },
     'from-results': { type: 'boolean', help: "no synthesis: the reports from an earlier run's build/synth/<config>/result.json" },
     reanalyze: { type: 'boolean', help: "no synthesis: levels.mjs again on an earlier run's build/synth/<config>/net.json" },
+    'fixed-levels': { type: 'boolean', help: 'no synthesis: only synth/fixed-levels.json, from the result.json of\n' +
+      'the tops at 1024 x 128 that earlier runs (e.g. --config C --no-reports) left in build/synth/' },
     'user-state': { type: 'boolean', help: 'no synthesis: only the user-state cost table of docs/results.md, from the\n' +
       'build/synth/<config>/result.json of the *_user<N> builds (also written by every run with reports)' },
     'no-reports': { type: 'boolean', help: 'print the figures, write only build/synth/<config>/ (not the reports or docs/results.md)' },
@@ -190,6 +192,10 @@ function makeRow(c, r) {
       fixed_ff: r.ff - sum('ff'),
       levels_fixed: split.levels_fixed,
       levels_around_proto: split.levels_through,
+      // The fixed levels around each protocol module's own paths.
+      ...Object.fromEntries(Object.entries(split.modules)
+        .filter(([, m]) => m.levels_through !== undefined)
+        .map(([n, m]) => [`levels_around_${n.replace(/^tonic_proto_/, '')}`, m.levels_through])),
       levels_via_proto: split.levels_via,
       levels_proto: split.levels_split,
       path_proto_levels: split.path_split_levels,
@@ -208,6 +214,8 @@ function withTarget(row, target) {
 }
 
 const all = loadConfigs();
+/// The protocol folder of a report row's config (null for a block).
+const protoOf = (r) => all.find((c) => c.name === r.name)?.include_dirs.find((d) => d.startsWith('protocols/'))?.slice(10);
 
 /// The user-state cost table (docs/results.md, section synth-user): the
 /// builds named <top>_user<N> (N bytes of user state per flow), by flow
@@ -243,6 +251,55 @@ function writeUserStateTable() {
     'periodic) and two readers, built as 2 x 2 banks: about four times the raw bits.\n\n';
   updateResults('synth-user', 'User-state cost (synthesis estimate)', note + table);
   process.stdout.write(`synth-estimate: user-state cost table of docs/results.md (${rows.length} builds)\n`);
+}
+/// synth/fixed-levels.json (committed; read by scripts/check-protocol): per
+/// credit scheme, the fixed-function levels of the tops at 1024 x 128 — the
+/// worst path anywhere and the worst fixed part of a path through the
+/// protocol modules, and through each of them — to add to a protocol's own
+/// levels. It records how many tops each maximum is taken over ("tops"),
+/// not which: those are the 1024 x 128 builds of the registry's protocols of
+/// that scheme (scripts/registry.mjs --list). `rows`: their report rows.
+function writeFixedLevels(rows) {
+  const schemes = {};
+  // Only the registry's plain builds: not a variant with defines (e.g. the
+  // user-state cost builds, which have a table of their own).
+  const variant = new Set(all.filter((c) => Object.keys(c.model_defines ?? {}).length).map((c) => c.name));
+  for (const r of rows.filter((x) => x.params.FlowCount === 1024 && x.params.Window === 128 && !variant.has(x.name))) {
+    const p = protoOf(r);
+    const d = p && describe(p);
+    if (!d || r.levels_around_proto == null) continue;
+    const s = (schemes[d.scheme] ??= { levels_fixed: 0, levels_around_proto: 0, tops: 0 });
+    s.levels_fixed = Math.max(s.levels_fixed, r.levels_fixed);
+    s.levels_around_proto = Math.max(s.levels_around_proto, r.levels_around_proto);
+    for (const m of ['incoming', 'periodic']) {
+      // A row from before the per-module figures counts with its worst.
+      const k = `levels_around_${m}`;
+      s[k] = Math.max(s[k] ?? 0, r[k] ?? r.levels_around_proto);
+    }
+    s.tops += 1;
+  }
+  if (Object.keys(schemes).length === 0) return;
+  fs.writeFileSync(path.join(ROOT, 'synth', 'fixed-levels.json'), JSON.stringify({
+    doc: 'Written by make synth-estimate (scripts/synth-estimate.mjs) from the rows of the tonic_top configs at ' +
+      'FlowCount 1024 x Window 128; read by scripts/check-protocol. Per credit scheme: levels_fixed, the fixed ' +
+      'function\'s longest path; levels_around_proto, the longest fixed part of a path through the protocol ' +
+      'modules (docs/timing-model.md); levels_around_incoming / levels_around_periodic, the same on the paths ' +
+      'through the one module (check-protocol adds each to its module\'s levels); tops, how many 1024 x 128 ' +
+      'builds (those of the registry\'s protocols of the scheme) the maxima are taken over.',
+    schemes,
+  }, null, 2) + '\n');
+  process.stdout.write(`synth-estimate: synth/fixed-levels.json (${Object.entries(schemes)
+    .map(([k, v]) => `${k}: ${v.tops} tops`).join(', ')})\n`);
+}
+if (opts['fixed-levels']) {
+  // The registry's plain 1024 x 128 tops from their last run's result.json.
+  const rows = [];
+  for (const c of all.filter((x) => x.synth || x.top === 'tonic_top')) {
+    const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
+    if (fs.existsSync(f)) rows.push(JSON.parse(fs.readFileSync(f, 'utf8')));
+  }
+  writeFixedLevels(rows);
+  process.exit(0);
 }
 if (opts['user-state']) {
   writeUserStateTable();
@@ -369,7 +426,6 @@ const topTable = tops.length === 0 ? '' : '\nFixed function vs protocol (configs
     ...(tops.some((r) => r.flat) ? [['flat build LUT / levels', (r) => (r.flat ? `${r.flat.lut} / ${r.flat.levels}` : '')]] : []),
   ]);
 // Scaling: the tops of one protocol at several FlowCount x Window sizes.
-const protoOf = (r) => all.find((c) => c.name === r.name)?.include_dirs.find((d) => d.startsWith('protocols/'))?.slice(10);
 const scaled = [...new Set(tops.map(protoOf))].filter((p) => tops.filter((r) => protoOf(r) === p).length > 1).sort();
 const scaleRows = scaled.flatMap((p) => tops.filter((r) => protoOf(r) === p)
   .sort((a, b) => a.params.FlowCount - b.params.FlowCount || a.params.Window - b.params.Window));
@@ -384,35 +440,6 @@ const scaleTable = scaleRows.length === 0 ? '' : '\nScaling (FlowCount x Window)
 fs.writeFileSync(path.join(REPORTS, 'synth.md'), note + table + topTable + scaleTable);
 updateResults('synth', 'Synthesis estimate (XCKU15P)', note + table + topTable + scaleTable);
 
-// synth/fixed-levels.json (committed; read by scripts/check-protocol): per
-// credit scheme, the fixed-function levels of the tops at 1024 x 128 — the
-// worst path anywhere and the worst fixed part of a path through the
-// protocol modules — to add to a protocol's own levels. It records how many
-// tops each maximum is taken over ("tops"), not which: those are the
-// 1024 x 128 builds of the registry's protocols of that scheme
-// (scripts/registry.mjs --list), and their rows are in build/reports/synth.json.
-const schemes = {};
-// Only the registry's plain builds: not a variant with defines (e.g. the
-// user-state cost builds, which have a table of their own).
-const variant = new Set(all.filter((c) => Object.keys(c.model_defines ?? {}).length).map((c) => c.name));
-for (const r of tops.filter((x) => x.params.FlowCount === 1024 && x.params.Window === 128 && !variant.has(x.name))) {
-  const p = protoOf(r);
-  const d = p && describe(p);
-  if (!d || r.levels_around_proto == null) continue;
-  const s = (schemes[d.scheme] ??= { levels_fixed: 0, levels_around_proto: 0, tops: 0 });
-  s.levels_fixed = Math.max(s.levels_fixed, r.levels_fixed);
-  s.levels_around_proto = Math.max(s.levels_around_proto, r.levels_around_proto);
-  s.tops += 1;
-}
 writeUserStateTable();
-if (Object.keys(schemes).length) {
-  fs.writeFileSync(path.join(ROOT, 'synth', 'fixed-levels.json'), JSON.stringify({
-    doc: 'Written by make synth-estimate (scripts/synth-estimate.mjs) from build/reports/synth.json; read by ' +
-      'scripts/check-protocol. Per credit scheme, over the tonic_top configs at FlowCount 1024 x Window 128: ' +
-      'levels_fixed, the fixed function\'s longest path; levels_around_proto, the longest fixed part of a path ' +
-      'through the protocol modules (docs/timing-model.md); tops, how many 1024 x 128 builds (those of the ' +
-      'registry\'s protocols of the scheme) the maxima are taken over.',
-    schemes,
-  }, null, 2) + '\n');
-}
+writeFixedLevels(tops);
 process.exit(failed ? 1 : 0);

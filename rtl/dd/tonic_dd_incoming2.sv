@@ -268,7 +268,11 @@ module tonic_dd_incoming2
   assign go_o       = i2_go;
   assign flow_o     = i2f;
   assign advanced_o = s1_new_start_i != s1_old_start_i;
-  assign ins_o      = i2_go && (advanced_o || wnd_we_any || i2_mark_we || (m_on && mrg_mark_i != '0));
+  // A merged call that marks inserts the flow as stage 2's own marks do:
+  // on the enable, not on a non-empty mask (that OR over the W positions
+  // after mark_positions' compares was the longest fixed-function path);
+  // an insert with nothing to send is only conservative.
+  assign ins_o      = i2_go && (advanced_o || wnd_we_any || i2_mark_we || (m_on && mrg_i.mark_we));
 
   // Window-group writes. The timer is disarmed when nothing is in flight,
   // armed when the protocol restarts it.
@@ -317,8 +321,8 @@ module tonic_dd_incoming2
   end
 
   // Trace.
-  // The trace shows the user state's low 128 bits (dd_trace_t.user).
-  localparam int unsigned TrUserW = (UserW < 128) ? UserW : 128;
+  // The trace shows the user state's low bits (dd_trace_t.user).
+  localparam int unsigned TrUserW = trace_user_bits(UserW);
   cnt_t               tr_wnd;
   logic [TrUserW-1:0] tr_user;
   assign tr_wnd  = wnd_we_any ? i2_wnd_new : wnd_i;

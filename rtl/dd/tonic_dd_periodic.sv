@@ -325,6 +325,7 @@ module tonic_dd_periodic
   always_comb begin
     mrg_o           = '0;
     mrg_o.valid     = p_call && p_same_in2;
+    mrg_o.mark_we   = p_mark_we;
     mrg_o.wnd_we    = p_wnd_we;
     mrg_o.wnd       = 16'(p_wnd_new);
     mrg_o.rto_we    = p_rto_we;
@@ -353,8 +354,8 @@ module tonic_dd_periodic
   assign tokens_o     = p_tok;
 
   // Trace.
-  // The trace shows the user state's low 128 bits (dd_trace_t.user).
-  localparam int unsigned TrUserW = (UserW < 128) ? UserW : 128;
+  // The trace shows the user state's low bits (dd_trace_t.user).
+  localparam int unsigned TrUserW = trace_user_bits(UserW);
   cnt_t               tr_wnd;
   logic [TrUserW-1:0] tr_user;
   assign tr_wnd  = p_wnd_we ? p_wnd_new : wnd_i;

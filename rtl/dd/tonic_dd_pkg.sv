@@ -156,6 +156,7 @@ package tonic_dd_pkg;
   /// engine's rules (cwnd clamped, RTO raised to RtoMin).
   typedef struct packed {
     logic        valid;      // a call of stage 2's flow this cycle: merge it
+    logic        mark_we;    // the call marks a range (the positions travel beside it)
     logic        wnd_we;
     logic [15:0] wnd;        // clamped to 1..W (CntW bits used)
     logic        rto_we;
@@ -205,6 +206,11 @@ package tonic_dd_pkg;
   /// Serial max.
   function automatic seq_t seq_max(seq_t a, seq_t b);
     return seq_lt(a, b) ? b : a;
+  endfunction
+  /// Bits of a UserW-bit user state that the trace shows (dd_trace_t.user:
+  /// the low 128; fewer for a narrower state, zero-extended there).
+  function automatic int unsigned trace_user_bits(int unsigned user_w);
+    return (user_w < 128) ? user_w : 128;
   endfunction
 endpackage
 

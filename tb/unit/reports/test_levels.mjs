@@ -69,4 +69,14 @@ const q = analyze(side, null, { split: ['A'] });
 assert.equal(q.split.levels_fixed, 4);
 assert.equal(q.split.levels_through, 2);
 assert.equal(q.split.levels_via, 3);  // lut2 + mux7 + c0 + c1
+assert.equal(q.split.modules.A.levels_through, 2);
+
+// Per module: lut2 in A, lut1 in B. Through B: lut0 before, mux7 + c0 + c1
+// after = 3 fixed levels; through A still 2; through either, 3.
+const two = structuredClone(side);
+two.modules.fixture.cells.lut1.attributes = { tonic_split: '10' };
+const t = analyze(two, null, { split: ['A', 'B'] });
+assert.equal(t.split.modules.A.levels_through, 2);
+assert.equal(t.split.modules.B.levels_through, 3);
+assert.equal(t.split.levels_through, 3);
 console.log('levels.mjs: fixture OK (4 levels; split 2 fixed + 2 split)');
