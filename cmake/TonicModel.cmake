@@ -5,6 +5,11 @@
 set(TONIC_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3
     -Wno-fatal)  # lint proper is `make lint` (-Wall, fatal); models must still build
 set(TONIC_VERILATOR_OPT_FAST -O2)
+# The "slow" classes run once per model instance (constructors, the static
+# and initial blocks, the settle at time 0) and are about half of a model's
+# C++: at -O0 a large one compiles in under half the time, and no cycle of
+# a run executes them.
+set(TONIC_VERILATOR_OPT_SLOW -O0)
 
 # The Verilator runtime (verilated.cpp, verilated_threads.cpp), compiled once
 # for every model instead of once per model (verilate() adds it to each
@@ -61,6 +66,7 @@ function(tonic_add_model NAME)
     INCLUDE_DIRS ${TONIC_RTL_DIR}/common ${M_INCLUDE_DIRS}
     ${trace}
     OPT_FAST ${TONIC_VERILATOR_OPT_FAST}
+    OPT_SLOW ${TONIC_VERILATOR_OPT_SLOW}
     VERILATOR_ARGS ${TONIC_VERILATOR_ARGS} ${langargs} ${gparams})
   if(M_TRACE_FST)
     # verilate() added the tracing runtime (verilated_fst_c.cpp needs zlib).

@@ -62,13 +62,14 @@ const MUTATIONS = {
     edit(d, 'user_configs.vh', "'{backoff: 1'b0}", "'{big: '0, backoff: 1'b0}");
     for (const f of ['incoming.v', 'periodic_updates.v']) edit(d, f, 'TONIC_PROTO_PARAMS(1)', 'TONIC_PROTO_PARAMS(3601)');
   }, ['user_state']],
-  // 24 dependent compare-and-add steps on 32 bits: far over 42 levels.
+  // 6 dependent compare-and-add steps on 32 bits: 42.5 levels on their own
+  // (measured), so the whole path (plus the fixed levels) fails by far.
   deep: [(d) => edit(d, 'incoming.v', '  assign wnd_n = nack ?', [
-    `  logic [31:0] ${Array.from({ length: 25 }, (_, k) => `c${k}`).join(', ')};`,
+    `  logic [31:0] ${Array.from({ length: 7 }, (_, k) => `c${k}`).join(', ')};`,
     '  assign c0 = cum_ack_i;',
-    ...Array.from({ length: 24 }, (_, k) => `  assign c${k + 1} = (c${k} < now_i) ? c${k} + rto_i : c${k} - next_new_i;`),
+    ...Array.from({ length: 6 }, (_, k) => `  assign c${k + 1} = (c${k} < now_i) ? c${k} + rto_i : c${k} - next_new_i;`),
     '  logic [31:0] wnd_a;',
-    '  assign wnd_n = c24 ^ wnd_a;',
+    '  assign wnd_n = c6 ^ wnd_a;',
     '  assign wnd_a = nack ?'].join('\n')), ['levels']],
 };
 
