@@ -149,4 +149,105 @@ std::vector<uint32_t> field_values(User u) {
   return out;
 }
 
+
+// ---------------------------------------------------------------------------
+// Fast recovery with partial acks (RFC 6582) and the RFC 6298 estimator on
+// an ack, shared by the window twins whose user_t has the fields dup_acks,
+// in_rec, rto_guard, partial, ssthresh, ca_cnt, rec_off (RecoveryPoint -
+// wnd_start), srtt8 and rttvar4. Each twin keeps its own growth outside
+// recovery and its own congestion event; rtl/dd/tonic_proto_recovery.svh
+// is the same in the RTL.
+
+/// What an ack event means for the recovery state.
+struct AckView {
+  bool new_ack = false;    // the window start moved
+  bool passed = false;     // the ack covers RecoveryPoint
+  bool sample = false;     // an RTT sample (Karn's rule with karn)
+  bool unsampled = false;  // no sample yet: RtoInit on this ack
+  uint32_t rec_left = 0;   // RecoveryPoint - the new window start (8 bits)
+  RttEst est;              // the estimator after the sample
+};
+template <class User>
+AckView ack_view(const ProtoIn& in, const User& u, bool karn) {
+  AckView a;
+  a.new_ack = seq_lt(in.old_start, in.wnd_start);
+  const uint32_t adv = in.wnd_start - in.old_start;
+  a.passed = a.new_ack && adv > u.rec_off;
+  a.rec_left = (u.rec_off - adv) & 0xff;
+  a.sample = a.new_ack && in.info.rtt_valid && !(karn && in.info.echo_rtx);
+  // No sample yet (a receiver that echoes nothing): RtoInit on a new ack,
+  // but a later partial ack's.
+  a.unsampled = a.new_ack && u.srtt8 == 0 && !(u.in_rec && !a.passed && u.partial);
+  a.est = rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
+  return a;
+}
+
+/// A new ack's common writes: user state, window, the RTO on a sample, the
+/// estimator, the duplicate-ack count cleared.
+template <class User>
+void new_ack_writes(const AckView& a, User& n, ProtoOut& o) {
+  o.user_we = o.wnd_we = true;
+  o.rto_we = a.sample || a.unsampled;
+  n.dup_acks = 0;
+  if (a.sample) {
+    n.srtt8 = a.est.srtt8;
+    n.rttvar4 = a.est.rttvar4;
+  }
+}
+
+/// A new ack in recovery: a full ack leaves it with min(ssthresh,
+/// max(FlightSize, 1) + 1); a partial ack deflates by the newly acked, adds
+/// one and marks the next hole. Returns false outside recovery (no writes).
+template <class User>
+bool recovery_ack(const AckView& a, const User& u, User& n, ProtoOut& o, uint32_t& wnd_n, uint32_t wnd,
+                  uint32_t newly, uint32_t flight) {
+  if (!u.in_rec) return false;
+  if (a.passed) {
+    const uint32_t f1 = (flight == 0 ? 1 : flight) + 1;
+    wnd_n = u.ssthresh < f1 ? u.ssthresh : f1;
+    n.in_rec = n.rto_guard = n.partial = false;
+    n.ca_cnt = 0;
+    n.rec_off = 0;
+    o.timer_restart = flight != 0;
+  } else {
+    o.mark_we = true;
+    wnd_n = (wnd > newly ? wnd - newly : 0) + 1;
+    n.rec_off = a.rec_left;
+    n.partial = true;
+    o.timer_restart = !u.partial && flight != 0;  // the first partial ack only
+  }
+  return true;
+}
+
+/// A duplicate ack: inflate by one in recovery; else count it, and the 3rd
+/// (no RTO's RecoveryPoint pending) is the fast retransmit: recovery with
+/// ssthresh = ss_new, cwnd = ss_new + 3. Returns true on that entry.
+template <class User>
+bool dup_ack(const User& u, User& n, ProtoOut& o, uint32_t& wnd_n, uint32_t wnd, uint32_t ss_new,
+             uint32_t flight) {
+  if (u.in_rec) {
+    o.wnd_we = true;
+    wnd_n = wnd + 1;
+    return false;
+  }
+  o.user_we = true;
+  n.dup_acks = u.dup_acks == 3 ? 3 : u.dup_acks + 1;
+  if (u.dup_acks != 2 || u.rto_guard) return false;
+  o.wnd_we = o.mark_we = true;
+  n.in_rec = true;
+  n.partial = false;
+  n.ssthresh = ss_new;
+  n.ca_cnt = 0;
+  n.rec_off = rec_offset(flight);
+  wnd_n = ss_new + 3;
+  return true;
+}
+
+/// The RTO an ack writes: of the estimate before this sample (one sample of
+/// lag), or RtoInit.
+template <class User>
+uint32_t ack_rto(const AckView& a, const User& u, uint32_t rto_init, uint32_t rto_max) {
+  return (a.sample && u.srtt8 != 0) ? rto_of({u.srtt8, u.rttvar4}, rto_max) : rto_init;
+}
+
 }  // namespace tonic::ref::proto

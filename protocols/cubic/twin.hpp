@@ -118,13 +118,8 @@ inline ProtoOut CubicTwin::incoming(const ProtoIn& in) {
   User n = u;
   ProtoOut o;
   uint32_t wnd_n = 0;
-  const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
-  const uint32_t adv = in.wnd_start - in.old_start;
-  const bool passed = new_ack && adv > u.rec_off;  // ack > recover
-  const uint32_t rec_left = (u.rec_off - adv) & 0xff;
-  const bool sample = new_ack && in.info.rtt_valid && !(kRttKarn != 0 && in.info.echo_rtx);
-  const bool unsampled = new_ack && u.srtt8 == 0 && !(u.in_rec && !passed && u.partial);
-  const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
+  // RFC 6298 and RFC 6582 recovery as NewReno (lib/tonic/proto_common.hpp).
+  const proto::AckView ack = proto::ack_view(in, u, kRttKarn != 0);
   const uint32_t ss_inc = kByteCounting != 0 ? newly : 1;
 
   // The congestion event.
@@ -162,33 +157,12 @@ inline ProtoOut CubicTwin::incoming(const ProtoIn& in) {
   const uint32_t est_m = (est_sum - est_thr(w9)) & 0x7ff;
   const bool est_step = (est_m & 0x400) == 0;
 
-  if (new_ack) {
-    o.user_we = o.wnd_we = true;
-    o.rto_we = sample || unsampled;
-    n.dup_acks = 0;
-    if (sample) {
-      n.srtt8 = est.srtt8;
-      n.rttvar4 = est.rttvar4;
-    }
-    if (u.in_rec && passed) {
-      // Full ack: min(ssthresh, max(FlightSize, 1) + 1), leave recovery.
-      const uint32_t f1 = (flight == 0 ? 1 : flight) + 1;
-      wnd_n = u.ssthresh < f1 ? u.ssthresh : f1;
-      n.in_rec = n.rto_guard = n.partial = false;
-      n.ca_cnt = 0;
-      n.rec_off = 0;
+  if (ack.new_ack) {
+    proto::new_ack_writes(ack, n, o);
+    if (!proto::recovery_ack(ack, u, n, o, wnd_n, wnd, newly, flight)) {
       o.timer_restart = flight != 0;
-    } else if (u.in_rec) {
-      // Partial ack.
-      o.mark_we = true;
-      wnd_n = (wnd > newly ? wnd - newly : 0) + 1;
-      n.rec_off = rec_left;
-      n.partial = true;
-      o.timer_restart = !u.partial && flight != 0;
-    } else {
-      o.timer_restart = flight != 0;
-      n.rto_guard = u.rto_guard && !passed;
-      n.rec_off = n.rto_guard ? rec_left : 0;
+      n.rto_guard = u.rto_guard && !ack.passed;
+      n.rec_off = n.rto_guard ? ack.rec_left : 0;
       if (wnd < u.ssthresh) {
         wnd_n = wnd + (ss_inc < kSsAckCap ? ss_inc : kSsAckCap);  // slow start
         n.ca_cnt = 0;
@@ -213,31 +187,17 @@ inline ProtoOut CubicTwin::incoming(const ProtoIn& in) {
       }
     }
   } else if (in.dup) {
-    if (u.in_rec) {
-      o.wnd_we = true;
-      wnd_n = wnd + 1;
-    } else {
-      o.user_we = true;
-      n.dup_acks = u.dup_acks == 3 ? 3 : u.dup_acks + 1;
-      if (u.dup_acks == 2 && !u.rto_guard) {
-        o.wnd_we = o.mark_we = true;  // 3rd dup ack: fast retransmit, CUBIC's congestion event
-        n.in_rec = true;
-        n.partial = false;
-        n.ssthresh = ss_new;
-        n.ca_cnt = 0;
-        n.rec_off = proto::rec_offset(flight);
-        n.w_max = wmax_new;
-        n.w_est = ss_new;
-        n.est_cnt = 0;
-        n.pending = true;
-        n.t_org = k_of(w9, fc) & 0x7ff;
-        wnd_n = ss_new + 3;
-      }
+    if (proto::dup_ack(u, n, o, wnd_n, wnd, ss_new, flight)) {
+      // The fast retransmit is CUBIC's congestion event.
+      n.w_max = wmax_new;
+      n.w_est = ss_new;
+      n.est_cnt = 0;
+      n.pending = true;
+      n.t_org = k_of(w9, fc) & 0x7ff;
     }
   }
-  // The RTO of the estimate before this sample (one sample of lag).
-  const uint32_t rto_n = (sample && u.srtt8 != 0) ? proto::rto_of({u.srtt8, u.rttvar4}, kRtoMax) : kRtoInit;
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, rto_n, pack(n));
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, proto::ack_rto(ack, u, kRtoInit, kRtoMax),
+                      pack(n));
   return o;
 }
 

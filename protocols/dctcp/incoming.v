@@ -27,14 +27,9 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_INCOMING_P
 
   // Counts are widened to tonic_proto_pkg::cnt_t (10 bits).
   user_t                  u, u_n;
-  logic                   new_ack, passed, guarded;
-  tonic_dd_pkg::seq_t     adv;          // wnd_start - old_start
-  tonic_proto_pkg::cnt_t  wnd, flight, newly, ssthresh, half, wnd_n;
-  tonic_proto_pkg::cnt_t  full_wnd, part_wnd, cut_wnd;
+  logic                   guarded;
+  tonic_proto_pkg::cnt_t  half, wnd_n, cut_wnd;
   tonic_proto_pkg::grow_t grow;
-  logic [7:0]             rec_left;
-  logic                   sample, unsampled;
-  tonic_proto_pkg::rtt_est_t est_n;
   // DCTCP: the observation period, alpha and the ECE cut.
   logic                   ce, obs_end, cut;
   logic [9:0]             obs_sum;     // the period's marked segments, this ack's share included
@@ -55,30 +50,14 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_INCOMING_P
   endfunction
 
   assign u        = user_t'(user_i);
-  assign new_ack  = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
-  assign adv      = wnd_start_i - old_start_i;
-  // This ack passes rec_off: wnd_start > old_start + rec_off.
-  assign passed   = new_ack && (adv > 32'(u.rec_off));
-  assign rec_left = u.rec_off - adv[7:0];
+  // new_ack, passed (RecoveryPoint; it also ends a window of reduction,
+  // cwr), rec_left, sample, unsampled, est_n, the counts, full_wnd,
+  // part_wnd and third_dup; the `TONIC_REC_* statements.
+  `include "tonic_proto_recovery.svh"
   assign guarded  = (u.rto_guard || u.cwr) && !passed;
-  assign wnd      = 10'(wnd_i);
-  assign flight   = 10'(flight_i);
-  assign newly    = 10'(newly_acked_i);
-  assign ssthresh = 10'(u.ssthresh);
   assign half     = tonic_proto_pkg::half_flight(flight);
-  // An RTT sample: a new ack with an echo; under Karn's rule (RttKarn,
-  // user_configs.vh) only an echo of a first transmission.
-  assign sample   = new_ack && info_i.rtt_valid && !(RttKarn != 0 && info_i.echo_rtx);
-  // No sample yet: RtoInit on a new ack, but a later partial ack's.
-  assign unsampled = new_ack && u.srtt8 == '0 && !(u.in_rec && !passed && u.partial);
-  assign est_n    = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
   assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap),
                                               ByteCounting != 0);
-  // Full ack: min(ssthresh, max(FlightSize, 1) + 1).
-  assign full_wnd = (ssthresh < ((flight == '0) ? 10'd2 : flight + 10'd1)) ? ssthresh
-                  : (flight == '0) ? 10'd2 : flight + 10'd1;
-  // Partial ack: deflate by the newly acked segments, add one back.
-  assign part_wnd = ((wnd > newly) ? wnd - newly : 10'd0) + 10'd1;
 
   // Observation period. An ack's segments are all marked or all not (the
   // receiver acks at once when the CE state changes, RFC 8257 3.2), so the
@@ -101,11 +80,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_INCOMING_P
     wnd_n = '0;
     {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = '0;
     if (new_ack) begin
-      user_we_o    = 1'b1;
-      wnd_we_o     = 1'b1;
-      rto_we_o     = sample || unsampled;
-      u_n.dup_acks = 2'd0;
-      if (sample) {u_n.srtt8, u_n.rttvar4} = est_n;
+      `TONIC_REC_NEW_ACK
       // alpha's observation period, on every new ack.
       if (obs_end) begin
         u_n.alpha      = alpha_n;
@@ -116,22 +91,8 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_INCOMING_P
         u_n.obs_left   = u.obs_left - 9'(newly);
         u_n.obs_marked = u.obs_marked + (ce ? 9'(newly) : 9'd0);
       end
-      if (u.in_rec && passed) begin
-        // Full ack: leave recovery.
-        wnd_n           = full_wnd;
-        u_n.in_rec      = 1'b0;
-        u_n.rto_guard   = 1'b0;
-        u_n.partial     = 1'b0;
-        u_n.ca_cnt      = 9'd0;
-        u_n.rec_off     = 8'd0;
-        timer_restart_o = flight_i != '0;
-      end else if (u.in_rec) begin
-        // Partial ack: retransmit the next hole, stay in recovery.
-        mark_we_o   = 1'b1;
-        wnd_n       = part_wnd;
-        u_n.rec_off = rec_left;
-        u_n.partial = 1'b1;
-        timer_restart_o = !u.partial && flight_i != '0;
+      if (u.in_rec) begin
+        `TONIC_REC_IN_RECOVERY
       end else begin
         timer_restart_o = flight_i != '0;
         u_n.rto_guard   = u.rto_guard && !passed;
@@ -151,32 +112,13 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_INCOMING_P
         end
       end
     end else if (dup_i) begin
-      if (u.in_rec) begin
-        wnd_we_o = 1'b1;                       // inflate per dup ack in recovery
-        wnd_n    = wnd + 10'd1;
-      end else begin
-        user_we_o    = 1'b1;
-        u_n.dup_acks = (u.dup_acks == 2'd3) ? 2'd3 : u.dup_acks + 2'd1;
-        if (u.dup_acks == 2'd2 && !u.rto_guard) begin
-          // 3rd dup ack: fast retransmit, enter recovery (it ends a cwr).
-          wnd_we_o     = 1'b1;
-          mark_we_o    = 1'b1;
-          u_n.in_rec   = 1'b1;
-          u_n.partial  = 1'b0;
-          u_n.cwr      = 1'b0;
-          u_n.ssthresh = 9'(half);
-          u_n.ca_cnt   = 9'd0;
-          u_n.rec_off  = tonic_proto_pkg::rec_offset(flight);
-          wnd_n        = half + 10'd3;
-        end
-      end
+      `TONIC_REC_DUP_ACK(half)
+      if (third_dup) u_n.cwr = 1'b0;           // the fast retransmit ends a cwr
     end
   end
 
   `TONIC_PROTO_NO_CREDIT;
-  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1,
-                            (sample && u.srtt8 != '0) ? tonic_proto_pkg::rto_of('{srtt8: u.srtt8, rttvar4: u.rttvar4}, 32'(RtoMax))
-                                                       : 32'(RtoInit), u_n);
+  `TONIC_PROTO_DRIVE_VALUES(wnd_n, wnd_start_i, wnd_start_i + 32'd1, `TONIC_REC_RTO, u_n);
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;

@@ -90,27 +90,16 @@ inline ProtoOut DctcpTwin::incoming(const ProtoIn& in) {
   User n = u;
   ProtoOut o;
   uint32_t wnd_n = 0;
-  const bool new_ack = proto::seq_lt(in.old_start, in.wnd_start);
-  const uint32_t adv = in.wnd_start - in.old_start;
-  const bool passed = new_ack && adv > u.rec_off;  // ack > recover (or the cwr end)
-  const uint32_t rec_left = (u.rec_off - adv) & 0xff;
-  const bool guarded = (u.rto_guard || u.cwr) && !passed;
-  const uint32_t half = proto::half_flight(flight);
-  const bool sample = new_ack && in.info.rtt_valid && !(kRttKarn != 0 && in.info.echo_rtx);
-  const bool unsampled = new_ack && u.srtt8 == 0 && !(u.in_rec && !passed && u.partial);
-  const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
+  // RFC 6298 and RFC 6582 recovery as NewReno (lib/tonic/proto_common.hpp);
+  // RecoveryPoint also ends a window of reduction (cwr).
+  const proto::AckView ack = proto::ack_view(in, u, kRttKarn != 0);
+  const bool guarded = (u.rto_guard || u.cwr) && !ack.passed;
   // DCTCP: an ack's segments are all marked or all not.
   const bool ce = in.info.ecn_segs != 0;
   const bool obs_end = newly >= u.obs_left;
-  const bool cut = new_ack && ce && !u.in_rec && !guarded;
-  if (new_ack) {
-    o.user_we = o.wnd_we = true;
-    o.rto_we = sample || unsampled;
-    n.dup_acks = 0;
-    if (sample) {
-      n.srtt8 = est.srtt8;
-      n.rttvar4 = est.rttvar4;
-    }
+  const bool cut = ack.new_ack && ce && !u.in_rec && !guarded;
+  if (ack.new_ack) {
+    proto::new_ack_writes(ack, n, o);
     if (obs_end) {
       const uint32_t sum = u.obs_marked + (ce ? u.obs_left : 0);
       n.alpha = alpha_update(u.alpha, sum, u.obs_k);
@@ -121,33 +110,18 @@ inline ProtoOut DctcpTwin::incoming(const ProtoIn& in) {
       n.obs_left = (u.obs_left - newly) & 0x1ff;
       n.obs_marked = (u.obs_marked + (ce ? newly : 0)) & 0x1ff;
     }
-    if (u.in_rec && passed) {
-      // Full ack: min(ssthresh, max(FlightSize, 1) + 1), leave recovery.
-      const uint32_t f1 = (flight == 0 ? 1 : flight) + 1;
-      wnd_n = u.ssthresh < f1 ? u.ssthresh : f1;
-      n.in_rec = n.rto_guard = n.partial = false;
-      n.ca_cnt = 0;
-      n.rec_off = 0;
+    if (!proto::recovery_ack(ack, u, n, o, wnd_n, wnd, newly, flight)) {
       o.timer_restart = flight != 0;
-    } else if (u.in_rec) {
-      // Partial ack.
-      o.mark_we = true;
-      wnd_n = (wnd > newly ? wnd - newly : 0) + 1;
-      n.rec_off = rec_left;
-      n.partial = true;
-      o.timer_restart = !u.partial && flight != 0;
-    } else {
-      o.timer_restart = flight != 0;
-      n.rto_guard = u.rto_guard && !passed;
-      n.cwr = u.cwr && !passed;
-      n.rec_off = guarded ? rec_left : 0;
+      n.rto_guard = u.rto_guard && !ack.passed;
+      n.cwr = u.cwr && !ack.passed;
+      n.rec_off = guarded ? ack.rec_left : 0;
       if (cut) {
         wnd_n = cut_wnd(wnd, u.alpha);
         n.ssthresh = wnd_n & 0x1ff;
         n.ca_cnt = 0;
         n.cwr = true;
         n.rec_off = proto::rec_offset(flight);
-      } else if (u.cwr && !passed) {
+      } else if (u.cwr && !ack.passed) {
         o.wnd_we = false;  // reduced this window: no growth
       } else {
         const proto::Grow g = proto::grow_wnd(wnd, newly, u.ssthresh, u.ca_cnt, kSsAckCap, kByteCounting != 0);
@@ -156,27 +130,11 @@ inline ProtoOut DctcpTwin::incoming(const ProtoIn& in) {
       }
     }
   } else if (in.dup) {
-    if (u.in_rec) {
-      o.wnd_we = true;
-      wnd_n = wnd + 1;
-    } else {
-      o.user_we = true;
-      n.dup_acks = u.dup_acks == 3 ? 3 : u.dup_acks + 1;
-      if (u.dup_acks == 2 && !u.rto_guard) {
-        o.wnd_we = o.mark_we = true;  // 3rd dup ack: fast retransmit
-        n.in_rec = true;
-        n.partial = false;
-        n.cwr = false;
-        n.ssthresh = half;
-        n.ca_cnt = 0;
-        n.rec_off = proto::rec_offset(flight);
-        wnd_n = half + 3;
-      }
-    }
+    // The fast retransmit ends a window of reduction.
+    if (proto::dup_ack(u, n, o, wnd_n, wnd, proto::half_flight(flight), flight)) n.cwr = false;
   }
-  // The RTO of the estimate before this sample (one sample of lag).
-  const uint32_t rto_n = (sample && u.srtt8 != 0) ? proto::rto_of({u.srtt8, u.rttvar4}, kRtoMax) : kRtoInit;
-  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, rto_n, pack(n));
+  proto::drive_values(o, in.w, wnd_n, in.wnd_start, in.wnd_start + 1, proto::ack_rto(ack, u, kRtoInit, kRtoMax),
+                      pack(n));
   return o;
 }
 
