@@ -261,6 +261,7 @@ function writeUserStateTable() {
 /// that scheme (scripts/registry.mjs --list). `rows`: their report rows.
 function writeFixedLevels(rows) {
   const schemes = {};
+  const table = [];
   // Only the registry's plain builds: not a variant with defines (e.g. the
   // user-state cost builds, which have a table of their own).
   const variant = new Set(all.filter((c) => Object.keys(c.model_defines ?? {}).length).map((c) => c.name));
@@ -268,6 +269,7 @@ function writeFixedLevels(rows) {
     const p = protoOf(r);
     const d = p && describe(p);
     if (!d || r.levels_around_proto == null) continue;
+    table.push({ ...r, protocol: p, scheme: d.scheme });
     const s = (schemes[d.scheme] ??= { levels_fixed: 0, levels_around_proto: 0, tops: 0 });
     s.levels_fixed = Math.max(s.levels_fixed, r.levels_fixed);
     s.levels_around_proto = Math.max(s.levels_around_proto, r.levels_around_proto);
@@ -288,6 +290,25 @@ function writeFixedLevels(rows) {
       'builds (those of the registry\'s protocols of the scheme) the maxima are taken over.',
     schemes,
   }, null, 2) + '\n');
+  // The rows it was taken from: build/reports/fixed_levels.json and a table.
+  table.sort((a, b) => a.scheme.localeCompare(b.scheme) || a.protocol.localeCompare(b.protocol));
+  const cols = ['levels', 'levels_fixed', 'levels_around_incoming', 'levels_around_periodic', 'levels_via_proto',
+    'lut', 'bram36', 'delay_ns'];
+  fs.mkdirSync(REPORTS, { recursive: true });
+  fs.writeFileSync(path.join(REPORTS, 'fixed_levels.json'), JSON.stringify({ schemes, tops: table.map((r) =>
+    ({ name: r.name, protocol: r.protocol, scheme: r.scheme, ...Object.fromEntries(cols.map((k) => [k, r[k] ?? null])),
+      target: r.levels_target ?? null, meets_target: r.meets_target ?? null })) }, null, 2) + '\n');
+  updateResults('fixed-levels', 'Fixed-function levels at 1024 x 128 (synth/fixed-levels.json)',
+    'Each protocol\'s `tonic_<name>_1024x128` top from its last `make synth-estimate` run (Yosys as above): ' +
+    'all levels, the fixed function\'s longest path (target <= 20), the fixed levels on the paths through each ' +
+    'protocol module (what scripts/check-protocol adds to that module\'s own levels, per credit scheme the ' +
+    'maximum), and the worst whole path through a protocol module.\n\n' +
+    markdownTable(table, [
+      ['top', (r) => r.name], ['scheme', (r) => r.scheme], ['levels', (r) => r.levels],
+      ['fixed levels', (r) => r.levels_fixed], ['fixed around incoming', (r) => r.levels_around_incoming ?? ''],
+      ['fixed around periodic', (r) => r.levels_around_periodic ?? ''], ['via protocol', (r) => r.levels_via_proto],
+      ['LUT', (r) => r.lut], ['BRAM36', (r) => r.bram36], ['fixed <= 20', (r) => (r.levels_fixed <= 20 ? 'met' : 'MISSED')],
+    ]));
   process.stdout.write(`synth-estimate: synth/fixed-levels.json (${Object.entries(schemes)
     .map(([k, v]) => `${k}: ${v.tops} tops`).join(', ')})\n`);
 }

@@ -243,6 +243,20 @@ bool dup_ack(const User& u, User& n, ProtoOut& o, uint32_t& wnd_n, uint32_t wnd,
   return true;
 }
 
+/// An RTO's user state (TONIC_REC_TIMEOUT): recovery left, RecoveryPoint =
+/// next_new - 1 with rto_guard (no fast retransmit until an ack passes it),
+/// ssthresh = ss_new.
+template <class User>
+void timeout_state(User& n, uint32_t ss_new, uint32_t flight) {
+  n.dup_acks = 0;
+  n.in_rec = false;
+  n.rto_guard = true;
+  n.partial = false;
+  n.ssthresh = ss_new;
+  n.ca_cnt = 0;
+  n.rec_off = rec_offset(flight);
+}
+
 /// The RTO an ack writes: of the estimate before this sample (one sample of
 /// lag), or RtoInit.
 template <class User>

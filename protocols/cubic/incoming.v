@@ -52,6 +52,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(126)) (`TONIC_PROTO_INCOMING_P
   // new_ack, passed, rec_left, sample, unsampled, est_n, the counts,
   // full_wnd, part_wnd and third_dup; the `TONIC_REC_* statements.
   `include "tonic_proto_recovery.svh"
+  `TONIC_REC_SIGNALS
   // Slow start: one segment per ack, or min(newly acked, SsAckCap).
   assign ss_inc   = (ByteCounting != 0) ? newly : 10'd1;
   assign ss_wnd   = wnd + ((ss_inc < 10'(SsAckCap)) ? ss_inc : 10'(SsAckCap));

@@ -13,6 +13,7 @@
 module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(126)) (`TONIC_PROTO_PERIODIC_PORTS);
   `include "tonic_proto_config.svh"
   `include "cubic_math.svh"
+  `include "tonic_proto_recovery.svh"
 
   logic [8:0] beta_tab [512];
   for (genvar i = 0; i < 512; i++) begin : g_beta_tab
@@ -24,13 +25,7 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(126)) (`TONIC_PROTO_PERIODIC_P
   assign ss_new = beta_tab[9'(wnd_i)];
   always_comb begin
     u_n           = user_t'(user_i);
-    u_n.dup_acks  = 2'd0;
-    u_n.in_rec    = 1'b0;
-    u_n.rto_guard = 1'b1;
-    u_n.partial   = 1'b0;
-    u_n.ssthresh  = ss_new;
-    u_n.ca_cnt    = 9'd0;
-    u_n.rec_off   = tonic_proto_pkg::rec_offset(10'(flight_i));  // recover = next_new - 1
+    `TONIC_REC_TIMEOUT(ss_new)
     u_n.w_max     = ss_new;
     u_n.w_est     = ss_new;
     u_n.est_cnt   = 9'd0;

@@ -208,13 +208,7 @@ inline ProtoOut CubicTwin::periodic(const ProtoIn& in) {
   (void)newly;
   const uint32_t ss_new = beta(wnd & 0x1ff);
   User n = unpack(in.user);
-  n.dup_acks = 0;
-  n.in_rec = false;
-  n.rto_guard = true;
-  n.partial = false;
-  n.ssthresh = ss_new;
-  n.ca_cnt = 0;
-  n.rec_off = proto::rec_offset(flight);
+  proto::timeout_state(n, ss_new, flight);
   n.w_max = ss_new;  // RFC 9438 section 4.8: K = 0, W_max = the epoch's start window
   n.w_est = ss_new;
   n.est_cnt = 0;

@@ -54,6 +54,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_INCOMING_P
   // cwr), rec_left, sample, unsampled, est_n, the counts, full_wnd,
   // part_wnd and third_dup; the `TONIC_REC_* statements.
   `include "tonic_proto_recovery.svh"
+  `TONIC_REC_SIGNALS
   assign guarded  = (u.rto_guard || u.cwr) && !passed;
   assign half     = tonic_proto_pkg::half_flight(flight);
   assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap),

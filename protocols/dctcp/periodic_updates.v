@@ -14,17 +14,13 @@
 module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(121)) (`TONIC_PROTO_PERIODIC_PORTS);
   `include "tonic_proto_config.svh"
 
+  `include "tonic_proto_recovery.svh"
+
   user_t u_n;
   always_comb begin
     u_n           = user_t'(user_i);
-    u_n.dup_acks  = 2'd0;
-    u_n.in_rec    = 1'b0;
-    u_n.rto_guard = 1'b1;
-    u_n.partial   = 1'b0;
+    `TONIC_REC_TIMEOUT(tonic_proto_pkg::half_flight(10'(flight_i)))
     u_n.cwr       = 1'b0;
-    u_n.ssthresh  = 9'(tonic_proto_pkg::half_flight(10'(flight_i)));
-    u_n.ca_cnt    = 9'd0;
-    u_n.rec_off   = tonic_proto_pkg::rec_offset(10'(flight_i));  // recover = next_new - 1
   end
 
   assign {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {5{timeout_i}};

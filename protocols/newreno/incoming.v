@@ -37,6 +37,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(87)) (`TONIC_PROTO_INCOMING_PO
   // new_ack, passed, rec_left, sample, unsampled, est_n, the counts,
   // full_wnd, part_wnd and third_dup; the `TONIC_REC_* statements.
   `include "tonic_proto_recovery.svh"
+  `TONIC_REC_SIGNALS
   assign half     = tonic_proto_pkg::half_flight(flight);
   assign grow     = tonic_proto_pkg::grow_wnd(wnd, newly, ssthresh, u.ca_cnt, 10'(SsAckCap),
                                               ByteCounting != 0);

@@ -12,16 +12,12 @@
 module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(87)) (`TONIC_PROTO_PERIODIC_PORTS);
   `include "tonic_proto_config.svh"
 
+  `include "tonic_proto_recovery.svh"
+
   user_t u_n;
   always_comb begin
     u_n           = user_t'(user_i);
-    u_n.dup_acks  = 2'd0;
-    u_n.in_rec    = 1'b0;
-    u_n.rto_guard = 1'b1;
-    u_n.partial   = 1'b0;
-    u_n.ssthresh  = 9'(tonic_proto_pkg::half_flight(10'(flight_i)));
-    u_n.ca_cnt    = 9'd0;
-    u_n.rec_off   = tonic_proto_pkg::rec_offset(10'(flight_i));  // recover = next_new - 1
+    `TONIC_REC_TIMEOUT(tonic_proto_pkg::half_flight(10'(flight_i)))
 `ifdef TONIC_CFG_USER_BYTES
     u_n.pad       = {u_n.pad[0], u_n.pad[$bits(u_n.pad)-1:1]};  // as in incoming.v
 `endif

@@ -84,13 +84,7 @@ inline ProtoOut NewRenoTwin::periodic(const ProtoIn& in) {
   if (!in.timeout) return o;
   const uint32_t flight = proto::counts(in).flight;
   User n = unpack(in.user);
-  n.dup_acks = 0;
-  n.in_rec = false;
-  n.rto_guard = true;
-  n.partial = false;
-  n.ssthresh = proto::half_flight(flight);
-  n.ca_cnt = 0;
-  n.rec_off = proto::rec_offset(flight);
+  proto::timeout_state(n, proto::half_flight(flight), flight);
   o.wnd_we = o.mark_we = o.rto_we = o.timer_restart = o.user_we = true;
   // Go back N: every segment in flight is marked.
   proto::drive_values(o, in.w, 1, in.wnd_start, in.next_new, proto::rto_backoff(in.rto, kRtoMax), pack(n));

@@ -9,9 +9,10 @@
 // dup_ack). Each protocol keeps its own growth outside recovery and its own
 // congestion event; docs/protocol-api.md, "Shared library".
 //
-// `include it in the body of tonic_proto_incoming after tonic_proto_config.svh
-// and the declaration of `u` (the user state read) and `u_n` (written), with
-// `wnd_n` (tonic_proto_pkg::cnt_t) declared. It declares and drives:
+// `include it in a module body after tonic_proto_config.svh. In
+// tonic_proto_incoming, after the declarations of `u` (the user state read),
+// `u_n` (written) and `wnd_n` (tonic_proto_pkg::cnt_t), `TONIC_REC_SIGNALS
+// declares and drives:
 //   new_ack, passed    the window start moved; the ack covers RecoveryPoint
 //   rec_left           RecoveryPoint - the new window start
 //   sample, unsampled  an RTT sample (Karn's rule with RttKarn); no sample
@@ -32,34 +33,39 @@
 //                            ssthresh = SS, cwnd = SS + 3, mark wnd_start
 //   `TONIC_REC_RTO           the RTO value: of the estimate before this
 //                            sample (one sample of lag), or RtoInit
-
-logic                      new_ack, passed, sample, unsampled, third_dup;
-tonic_dd_pkg::seq_t        rec_adv;   // wnd_start - old_start
-logic [7:0]                rec_left;
-tonic_proto_pkg::rtt_est_t est_n;
-tonic_proto_pkg::cnt_t     wnd, flight, newly, ssthresh, full_wnd, part_wnd;
-assign new_ack   = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i);
-assign rec_adv   = wnd_start_i - old_start_i;
-// This ack covers RecoveryPoint: wnd_start > old_start + rec_off.
-assign passed    = new_ack && (rec_adv > 32'(u.rec_off));
-assign rec_left  = u.rec_off - rec_adv[7:0];
-assign wnd       = 10'(wnd_i);
-assign flight    = 10'(flight_i);
-assign newly     = 10'(newly_acked_i);
-assign ssthresh  = 10'(u.ssthresh);
-assign sample    = new_ack && info_i.rtt_valid && !(RttKarn != 0 && info_i.echo_rtx);
-// No sample yet (a receiver that echoes nothing): RtoInit on a new ack,
-// but a later partial ack's.
-assign unsampled = new_ack && u.srtt8 == '0 && !(u.in_rec && !passed && u.partial);
-assign est_n     = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt);
-assign full_wnd  = (ssthresh < ((flight == '0) ? 10'd2 : flight + 10'd1)) ? ssthresh
-                 : (flight == '0) ? 10'd2 : flight + 10'd1;
-assign part_wnd  = ((wnd > newly) ? wnd - newly : 10'd0) + 10'd1;
-// The 3rd duplicate ack outside recovery, no RTO's RecoveryPoint pending.
-assign third_dup = !u.in_rec && u.dup_acks == 2'd2 && !u.rto_guard;
+// and in tonic_proto_periodic, with `u_n` declared:
+//   `TONIC_REC_TIMEOUT(SS)   an RTO's user state: recovery left, RecoveryPoint
+//                            = next_new - 1 with rto_guard (no fast
+//                            retransmit until an ack passes it), ssthresh = SS
+// Within the signals: rec_adv = wnd_start - old_start; passed =
+// wnd_start > old_start + rec_off; unsampled holds without an RTT sample so
+// far (a receiver that echoes nothing), but not on a later partial ack;
+// third_dup = the 3rd duplicate ack outside recovery, no RTO's
+// RecoveryPoint pending.
 
 `ifndef TONIC_PROTO_RECOVERY_MACROS
 `define TONIC_PROTO_RECOVERY_MACROS
+`define TONIC_REC_SIGNALS \
+  logic                      new_ack, passed, sample, unsampled, third_dup; \
+  tonic_dd_pkg::seq_t        rec_adv; \
+  logic [7:0]                rec_left; \
+  tonic_proto_pkg::rtt_est_t est_n; \
+  tonic_proto_pkg::cnt_t     wnd, flight, newly, ssthresh, full_wnd, part_wnd; \
+  assign new_ack   = tonic_dd_pkg::seq_lt(old_start_i, wnd_start_i); \
+  assign rec_adv   = wnd_start_i - old_start_i; \
+  assign passed    = new_ack && (rec_adv > 32'(u.rec_off)); \
+  assign rec_left  = u.rec_off - rec_adv[7:0]; \
+  assign wnd       = 10'(wnd_i); \
+  assign flight    = 10'(flight_i); \
+  assign newly     = 10'(newly_acked_i); \
+  assign ssthresh  = 10'(u.ssthresh); \
+  assign sample    = new_ack && info_i.rtt_valid && !(RttKarn != 0 && info_i.echo_rtx); \
+  assign unsampled = new_ack && u.srtt8 == '0 && !(u.in_rec && !passed && u.partial); \
+  assign est_n     = tonic_proto_pkg::rtt_sample('{srtt8: u.srtt8, rttvar4: u.rttvar4}, info_i.rtt); \
+  assign full_wnd  = (ssthresh < ((flight == '0) ? 10'd2 : flight + 10'd1)) ? ssthresh \
+                   : (flight == '0) ? 10'd2 : flight + 10'd1; \
+  assign part_wnd  = ((wnd > newly) ? wnd - newly : 10'd0) + 10'd1; \
+  assign third_dup = !u.in_rec && u.dup_acks == 2'd2 && !u.rto_guard;
 `define TONIC_REC_NEW_ACK \
   user_we_o    = 1'b1; \
   wnd_we_o     = 1'b1; \
@@ -103,4 +109,12 @@ assign third_dup = !u.in_rec && u.dup_acks == 2'd2 && !u.rto_guard;
 `define TONIC_REC_RTO \
   ((sample && u.srtt8 != '0) ? tonic_proto_pkg::rto_of('{srtt8: u.srtt8, rttvar4: u.rttvar4}, 32'(RtoMax)) \
                              : 32'(RtoInit))
+`define TONIC_REC_TIMEOUT(SS) \
+  u_n.dup_acks  = 2'd0; \
+  u_n.in_rec    = 1'b0; \
+  u_n.rto_guard = 1'b1; \
+  u_n.partial   = 1'b0; \
+  u_n.ssthresh  = 9'(SS); \
+  u_n.ca_cnt    = 9'd0; \
+  u_n.rec_off   = tonic_proto_pkg::rec_offset(10'(flight_i));
 `endif
