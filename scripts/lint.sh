@@ -28,11 +28,11 @@ vl_fail=0
 n=0
 ys_script=""
 mounts=(rtl)  # top-level folders Yosys needs: rtl plus those of other sources / include dirs
-while IFS= read -r line; do
+# One config line of manifest.mjs --lint into name, top, sources, the
+# Verilator arguments (gargs, vargs) and the read_slang ones (sargs, iargs).
+parse_config() {
   # Fields are tab-separated and may be empty: split on a non-blank separator.
-  IFS=$'\x1f' read -r name top sources params incdirs defines <<< "${line//$'\t'/$'\x1f'}"
-  [ -n "$name" ] || continue
-  n=$((n + 1))
+  IFS=$'\x1f' read -r name top sources params incdirs defines <<< "${1//$'\t'/$'\x1f'}"
   gargs=()
   sargs=""
   for p in $params; do gargs+=("-G$p"); sargs+=" -G $p"; done
@@ -41,14 +41,31 @@ while IFS= read -r line; do
   # include_dirs (optional) and .v sources (SystemVerilog, docs/protocol-api.md).
   vargs=()
   iargs=""
-  for d in $incdirs; do
-    vargs+=("-I$d"); iargs+=" -I $d"
+  for d in $incdirs; do vargs+=("-I$d"); iargs+=" -I $d"; done
+  [[ " $sources " == *".v "* ]] && vargs+=("+systemverilogext+v")
+  return 0
+}
+
+# The read_slang script of every top and the folders it needs first, so
+# that one Yosys process (WebAssembly start-up is the slow part) runs
+# beside the Verilator lints below.
+while IFS= read -r line; do
+  parse_config "$line"
+  [ -n "$name" ] || continue
+  for d in $incdirs $sources; do
     [[ " ${mounts[*]} " == *" ${d%%/*} "* ]] || mounts+=("${d%%/*}")
   done
-  [[ " $sources " == *".v "* ]] && vargs+=("+systemverilogext+v")
-  for s in $sources; do
-    [[ " ${mounts[*]} " == *" ${s%%/*} "* ]] || mounts+=("${s%%/*}")
-  done
+  ys_script+="log -- tonic-config $name; read_slang -j 1$iargs $sources --top $top$sargs; hierarchy -check -top $top; design -reset; "
+done <<< "$configs"
+margs=()
+for m in "${mounts[@]}"; do margs+=(--mount "$m"); done
+scripts/yosys "${margs[@]}" -- -p "$ys_script" > "$OUT/read_slang.log" 2>&1 &
+ys_pid=$!
+
+while IFS= read -r line; do
+  parse_config "$line"
+  [ -n "$name" ] || continue
+  n=$((n + 1))
   # shellcheck disable=SC2086
   if ! verilator --lint-only -Wall -Irtl/common "${vargs[@]}" rtl/lint/waivers.vlt $sources \
         --top-module "$top" "${gargs[@]}" > "$OUT/$name.verilator.log" 2>&1 \
@@ -58,14 +75,10 @@ while IFS= read -r line; do
     vl_fail=1
     fail=1
   fi
-  ys_script+="log -- tonic-config $name; read_slang -j 1$iargs $sources --top $top$sargs; hierarchy -check -top $top; design -reset; "
 done <<< "$configs"
 
-# One Yosys process for all tops (WebAssembly start-up is the slow part).
-margs=()
-for m in "${mounts[@]}"; do margs+=(--mount "$m"); done
 set +e
-scripts/yosys "${margs[@]}" -- -p "$ys_script" > "$OUT/read_slang.log" 2>&1
+wait "$ys_pid"
 ys_rc=$?
 set -e
 ys_warn=$(grep -cE "Warning|ERROR|error:|warning:" "$OUT/read_slang.log" || true)
