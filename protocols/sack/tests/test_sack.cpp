@@ -335,9 +335,9 @@ TEST_CASE("proto: sack: a retransmission is judged lost only by SACKs of segment
 
 namespace {
 /// Tail loss: 0..9 sent, 2 and 9 lost, nothing more to send when
-/// `app_limited` (posted = next_new). SACKs 3..8 mark 2; its retransmission
-/// arrives (cum ack 9), and nothing lies above 9 to show it lost.
-ProtoOut tail_loss(SackFlow& f, bool app_limited) {
+/// `app_limited` (posted = next_new). SACKs 3..8 enter recovery and mark 2
+/// (not resent yet).
+void tail_recovery(SackFlow& f, bool app_limited) {
   f.send(10);
   if (app_limited) f.posted = f.next_new;
   f.ack(1);
@@ -346,6 +346,12 @@ ProtoOut tail_loss(SackFlow& f, bool app_limited) {
   REQUIRE(f.u().in_rec);
   REQUIRE(f.u().rec_off == 7);  // RecoveryPoint 9
   REQUIRE(f.pending == std::set<uint32_t>{2});
+}
+
+/// tail_recovery, then 2's retransmission arrives (cum ack 9), and nothing
+/// lies above 9 to show it lost.
+ProtoOut tail_loss(SackFlow& f, bool app_limited) {
+  tail_recovery(f, app_limited);
   f.resend_pending();
   return f.ack(9);
 }
@@ -401,12 +407,7 @@ TEST_CASE("proto: sack: no rescue retransmission while new data is waiting or a 
   }
   SECTION("a marked segment not yet resent") {
     SackFlow f;
-    f.send(10);
-    f.posted = f.next_new;
-    f.ack(1);
-    f.ack(2);
-    for (uint32_t s = 3; s <= 8; ++s) f.ack(2, s);
-    REQUIRE(f.pending == std::set<uint32_t>{2});
+    tail_recovery(f, true);
     ProtoOut o = f.ack(2, 8);  // a repeated SACK: nothing newly lost, room in the window
     REQUIRE(!o.mark_we);
     REQUIRE(!f.u().rescued);
@@ -417,11 +418,7 @@ TEST_CASE("proto: sack: no rescue retransmission while new data is waiting or a 
   }
   SECTION("no room in the window") {
     SackFlow f;
-    f.send(10);
-    f.posted = f.next_new;
-    f.ack(1);
-    f.ack(2);
-    for (uint32_t s = 3; s <= 8; ++s) f.ack(2, s);
+    tail_recovery(f, true);
     f.resend_pending();
     f.wnd = 1;  // as if the window had shrunk to the one outstanding segment
     const ProtoOut o = f.ack(9);
