@@ -280,16 +280,21 @@ class WindowRef {
     return traced && seq_le(ev.cum_ack, nn1);
   }
 
-  // The engine's mark rule: the unacked positions of [lo, hi) clipped to
-  // [from, to) become pending.
+  // The engine's mark rule (tonic_dd_proto_rules.svh): the unacked
+  // positions of [lo, hi) clipped to [from, to) become pending. Each end is
+  // placed by serial compares before the window, beyond it (from + W or
+  // later) or inside it; lo before the window wins over beyond it, hi
+  // beyond it over before it (they differ only 2^31 away).
   void mark(Flow& f, uint32_t lo, uint32_t hi, uint32_t from, uint32_t to) const {
-    const uint32_t a = seq_lt(lo, from) ? from : lo;
-    const uint32_t b = seq_lt(to, hi) ? to : hi;
-    uint32_t n = seq_lt(a, b) ? b - a : 0;
-    if (n > w_) n = w_;
-    for (uint32_t k = 0; k < n; ++k) {
-      const uint32_t pos = (a + k) % w_;
-      if (!f.acked[pos]) f.pending[pos] = true;
+    const uint32_t fw = from + w_;
+    const bool lo_before = seq_lt(lo, from), lo_beyond = !seq_lt(lo, fw);
+    const bool hi_before = !seq_lt(from, hi), hi_beyond = !seq_lt(hi, fw);
+    const uint32_t span = to - from;
+    for (uint32_t off = 0; off < span && off < w_; ++off) {
+      const bool ge_lo = lo_before || (!lo_beyond && off >= lo - from);
+      const bool lt_hi = hi_beyond || (!hi_before && off < hi - from);
+      const uint32_t pos = (from + off) % w_;
+      if (ge_lo && lt_hi && !f.acked[pos]) f.pending[pos] = true;
     }
   }
 

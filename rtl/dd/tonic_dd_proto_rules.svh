@@ -8,28 +8,44 @@
 // clipped to [from, to) (to - from in 0..W: to = next_new, from =
 // wnd_start); an RTO is at least RtoMin; cwnd is clamped to 1..W.
 
-// The clipped range is [a, b) with a = max(lo, from), b = min(hi, to). All
-// serial compares it needs are taken in parallel from the four inputs,
-// and the ring thermometers of the candidate ends are decoded from their
-// low bits in parallel too; the compares then only steer multiplexers:
-// [a, b) on the ring is ge(a) ^ ge(b), inverted when b's position lies
-// below a's (the range wraps), empty when a >= b, all ones when b - a = W.
+// Each ring position i holds the segment whose serial number has low bits
+// i, at offset (i - from) mod W from the window start. Position i is marked
+// when its offset is below to - from, at least lo's offset and below hi's.
+// The ends' offsets need only their low bits once two 32-bit compares in
+// parallel have placed each end before the window, beyond it (at least
+// from + W) or inside it; for a constant i, "offset(i) >= offset(lo)" is
+// then a compare of i with lo's low bits, flipped when exactly one of the
+// two wraps below from's low bits. So the late ends (a protocol's outputs)
+// pass one 32-bit compare and a few levels per position, with no serial
+// compare feeding a multiplexer over the W positions (the longest
+// fixed-function path before, docs/timing-model.md). An end 2^31 or more
+// from the window is read as the serial compares read it: lo before the
+// window wins over beyond it, hi beyond it over before it.
 function automatic ring_t mark_positions(logic we, seq_t lo, seq_t hi, seq_t from, seq_t to,
                                          ring_t acked);
-  logic            lo_lt_from, to_lt_hi, nonempty, full, wrap;
-  ring_t           ga, gb, m;
-  lo_lt_from = seq_lt(lo, from);
-  to_lt_hi   = seq_lt(to, hi);
-  nonempty   = lo_lt_from ? (to_lt_hi ? seq_lt(from, to) : seq_lt(from, hi))
-                          : (to_lt_hi ? seq_lt(lo, to)   : seq_lt(lo, hi));
-  // b - a <= to - from <= W, so b - a = W needs a = from, b = to.
-  full       = (to - from == seq_t'(W)) && !seq_lt(from, lo) && !seq_lt(hi, to);
-  ga         = lo_lt_from ? ('1 << from[IdxW-1:0]) : ('1 << lo[IdxW-1:0]);
-  gb         = to_lt_hi ? ('1 << to[IdxW-1:0]) : ('1 << hi[IdxW-1:0]);
-  // b's position below a's, for the four (a, b) candidates in parallel.
-  wrap       = lo_lt_from ? (to_lt_hi ? (to[IdxW-1:0] < from[IdxW-1:0]) : (hi[IdxW-1:0] < from[IdxW-1:0]))
-                          : (to_lt_hi ? (to[IdxW-1:0] < lo[IdxW-1:0])   : (hi[IdxW-1:0] < lo[IdxW-1:0]));
-  m          = full ? '1 : !nonempty ? '0 : ((ga ^ gb) ^ {W{wrap}});
+  logic            lo_before, lo_beyond, hi_before, hi_beyond, lo_wrap, hi_wrap;
+  logic [IdxW:0]   span;
+  logic [IdxW-1:0] f_lo;
+  seq_t            from_w;
+  ring_t           m;
+  from_w    = from + seq_t'(W);
+  lo_before = seq_lt(lo, from);
+  lo_beyond = !seq_lt(lo, from_w);
+  hi_before = !seq_lt(from, hi);
+  hi_beyond = !seq_lt(hi, from_w);
+  span      = (IdxW + 1)'(to - from);
+  f_lo      = from[IdxW-1:0];
+  lo_wrap   = lo[IdxW-1:0] < f_lo;
+  hi_wrap   = hi[IdxW-1:0] < f_lo;
+  for (int unsigned i = 0; i < W; i++) begin
+    logic            i_wrap, ge_lo, lt_hi;
+    logic [IdxW-1:0] off;
+    i_wrap = IdxW'(i) < f_lo;
+    off    = IdxW'(i) - f_lo;
+    ge_lo  = lo_before || (!lo_beyond && ((i_wrap == lo_wrap) ? (IdxW'(i) >= lo[IdxW-1:0]) : i_wrap));
+    lt_hi  = hi_beyond || (!hi_before && ((i_wrap == hi_wrap) ? (IdxW'(i) < hi[IdxW-1:0]) : !i_wrap));
+    m[i]   = ({1'b0, off} < span) && ge_lo && lt_hi;
+  end
   return we ? (m & ~acked) : '0;
 endfunction
 
