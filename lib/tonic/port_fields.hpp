@@ -54,6 +54,7 @@ struct SysTrace {
   uint32_t next_new1 = 0;
   uint32_t wnd = 0;
   uint32_t rto = 0;
+  uint32_t rtx_cnt = 0;  // incoming: info_i.rtx_cnt of the event
   uint32_t user[4] = {0, 0, 0, 0};  // user state, least significant word first
 
   /// Bits [lo, lo + n) of the user state (n <= 32).
@@ -87,6 +88,7 @@ SysTrace sys_trace(const Wide& w) {
   t.next_new1 = port_field(w, L::kNextNew1);
   t.wnd = port_field(w, L::kWnd);
   t.rto = port_field(w, L::kRto);
+  t.rtx_cnt = port_field(w, L::kRtxCnt);
   for (int i = 0; i < 4; ++i) t.user[i] = w[i];
   return t;
 }

@@ -48,6 +48,7 @@ struct EvInfo {
   uint32_t rtt = 0;
   uint16_t ecn_segs = 0;
   uint32_t acked_bytes = 0;
+  uint8_t rtx_cnt = 0;  // retransmissions of the segment the event names (0..3, 3 = three or more)
 };
 
 struct ProtoIn {

@@ -200,6 +200,9 @@ class TonicTb {
   /// Events whose window state was compared with the reference.
   uint64_t events_checked() const { return wref_.checked(); }
   uint64_t decisions_checked() const { return wref_.ns_checked(); }
+  /// Checked events whose info.rtx_cnt was not 0, and the largest one.
+  uint64_t rtx_named() const { return wref_.rtx_named(); }
+  uint32_t rtx_named_max() const { return wref_.rtx_named_max(); }
 
  private:
   void drive_rx(const RxCmd& r) { drive_rx_beat(h_.dut(), r, r.ecn, r.grant); }

@@ -16,6 +16,7 @@
 // stream), and the timer's expiry.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <sstream>
@@ -121,6 +122,12 @@ class WindowRef {
          << (rtx_ok ? "retransmission " : "new segment ") << want;
       return fail(cycle, os.str(), n.flow);
     }
+    // The retransmit count of the position: a new segment starts it at 0,
+    // a retransmission adds 1 (saturating at 3).
+    RtxCount& rc = f.rtx[want % w_];
+    rc.prev = rc.now;
+    rc.since = cycle;
+    rc.now = rtx_ok ? std::min<uint8_t>(rc.now + 1, 3) : 0;
     if (rtx_ok) {
       f.pending[first % w_] = false;
     } else {
@@ -194,6 +201,14 @@ class WindowRef {
     in.info.rtt = ev.now + 2 - ev.echo_ts;
     in.info.ecn_segs = ev.ecn ? static_cast<uint16_t>(in.newly_acked) : uint16_t{0};
     in.info.acked_bytes = in.newly_acked * f.seg_bytes;
+    in.info.rtx_cnt = rtx_count(f, ev, nn1);
+    if (t.rtx_cnt != in.info.rtx_cnt) {
+      std::ostringstream os;
+      os << "incoming: info.rtx_cnt " << t.rtx_cnt << " (ref " << unsigned{in.info.rtx_cnt} << ")";
+      fail(cycle, os.str(), ev.flow);
+    }
+    rtx_named_ += in.info.rtx_cnt != 0;
+    rtx_named_max_ = std::max<uint32_t>(rtx_named_max_, in.info.rtx_cnt);
     f.start = nstart;
     const ref::ProtoOut o = Twin::incoming(in);
     const bool merged = tp.valid && tp.merged;
@@ -256,11 +271,22 @@ class WindowRef {
   uint64_t ns_checked() const { return ns_checked_; }
   uint64_t timeouts() const { return timeouts_; }
   uint64_t merged() const { return merged_; }
+  /// Checked events whose info.rtx_cnt was not 0 (the rule was exercised).
+  uint64_t rtx_named() const { return rtx_named_; }
+  /// The largest info.rtx_cnt checked.
+  uint32_t rtx_named_max() const { return rtx_named_max_; }
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
 
  private:
+  // A ring position's retransmit count, with the one before its last change
+  // (stage 1 reads the counts as they were two cycles before stage 2).
+  struct RtxCount {
+    uint8_t now = 0, prev = 0;
+    uint64_t since = 0;  // the cycle of the last change
+  };
   struct Flow {
+    std::vector<RtxCount> rtx = std::vector<RtxCount>(ref::kProtoMaxW);
     bool present = false;
     uint32_t start = 0, posted = 0, wnd = 0, rto = 0, next_new = 0, seg_bytes = 0;
     ref::ProtoRing acked;
@@ -269,6 +295,19 @@ class WindowRef {
   };
 
   uint32_t cnt_mask() const { return (2 * w_) - 1; }
+
+  // info.rtx_cnt (tonic_dd_incoming1): the retransmit count of the segment
+  // the event names (a SACKed one, else a NACK's cum_ack, else cum_ack - 1)
+  // while its position still holds it (next_new - W <= s < next_new at
+  // stage 1), as next-seg had left it by the cycle the event was driven.
+  uint8_t rtx_count(const Flow& f, const WindowEvent& ev, uint32_t nn1) const {
+    if (ev.type > ref::kRxNack) return 0;
+    const uint32_t s = ev.sack_valid ? ev.sack_idx : ev.type == ref::kRxNack ? ev.cum_ack : ev.cum_ack - 1;
+    const uint32_t d = nn1 - s;
+    if (d == 0 || d > w_) return 0;
+    const RtxCount& rc = f.rtx[s % w_];
+    return rc.since <= ev.cycle ? rc.now : rc.prev;
+  }
 
   // Stage 1's acceptance rules (the DUT counts the others as bad input).
   // next_new at stage 1 is known only when the DUT traced the event; an ack
@@ -333,7 +372,8 @@ class WindowRef {
   uint32_t w_;
   std::vector<Flow> flows_;
   std::deque<WindowEvent> pending_;
-  uint64_t checked_ = 0, ns_checked_ = 0, timeouts_ = 0, errors_ = 0, merged_ = 0;
+  uint64_t checked_ = 0, ns_checked_ = 0, timeouts_ = 0, errors_ = 0, merged_ = 0, rtx_named_ = 0;
+  uint32_t rtx_named_max_ = 0;
   std::string first_error_;
 };
 

@@ -24,9 +24,8 @@
 //   control  : present, seg_size, last_len, posted        (+ everything on ADD)
 //   incoming1: wnd_start, acked
 //   incoming2 and periodic: wnd, mark, rto, deadline, armed, user
-//              (same flow in one cycle: the periodic write is dropped and
-//              retried on the next scan round; ack beats timeout)
-//   next-seg : next_new, sent, gen_cnt
+//              (same flow in one cycle: merged into stage 2's write)
+//   next-seg : next_new, sent, rcnt (2-bit retransmit count per position), gen_cnt
 //   tx-notify: tx_cnt
 // Segment s occupies ring position s mod W of the bitmaps. It is pending
 // retransmission iff mark != sent there: incoming and periodic mark with
@@ -286,6 +285,9 @@ module tonic_dd_engine
   flow_t           ns_next_wa, ns_sent_wa, ns_gen_wa;
   seq_t            ns_next_wd;
   ring_t           ns_sent_wd;
+  logic            ns_rcnt_we;
+  flow_t           ns_rcnt_wa;
+  logic [2*W-1:0]  ns_rcnt_wd;
   ptr_t            ns_gen_wd;
   // Transmit notify.
   logic            t_ins, t_tx_we;
@@ -305,6 +307,7 @@ module tonic_dd_engine
   seq_t            next_i1, next_i2, next_p, next_n;
   ptr_t            gen_c, gen_n, gen_t, tx_c, tx_n, tx_t;
   ring_t           acked_i1, acked_i2, acked_p;
+  logic [2*W-1:0]  rcnt_i1, rcnt_n;
   ring_t           sent_i2, sent_p, sent_n;
   cnt_t            wnd_i2, wnd_p, wnd_n;
   ring_t           mark_i2, mark_p, mark_n;
@@ -353,6 +356,7 @@ module tonic_dd_engine
     .start_in1_o       (start_i1),
     .next_in1_o        (next_i1),
     .acked_in1_o       (acked_i1),
+    .rcnt_in1_o        (rcnt_i1),
     .present_in2_o     (present_i2),
     .posted_in2_o      (posted_i2),
     .next_in2_o        (next_i2),
@@ -381,6 +385,7 @@ module tonic_dd_engine
     .gen_ns_o          (gen_n),
     .tx_ns_o           (tx_n),
     .sent_ns_o         (sent_n),
+    .rcnt_ns_o         (rcnt_n),
     .wnd_ns_o          (wnd_n),
     .mark_ns_o         (mark_n),
     .gen_txn_o         (gen_t),
@@ -419,6 +424,9 @@ module tonic_dd_engine
     .sent_ns_we_i      (ns_sent_we),
     .sent_ns_wa_i      (ns_sent_wa),
     .sent_ns_wd_i      (ns_sent_wd),
+    .rcnt_ns_we_i      (ns_rcnt_we),
+    .rcnt_ns_wa_i      (ns_rcnt_wa),
+    .rcnt_ns_wd_i      (ns_rcnt_wd),
     .win_in2_wa_i      (i2f),
     .wnd_in2_we_i      (i2_wnd_we),
     .wnd_in2_wd_i      (i2_wnd_wd),
@@ -514,6 +522,7 @@ module tonic_dd_engine
     .start_i        (start_i1),
     .next_i         (next_i1),
     .acked_i        (acked_i1),
+    .rcnt_i         (rcnt_i1),
     .seg_size_i     (seg_size_i1),
     .we_o           (i1_we),
     .start_wd_o     (i1_start_wd),
@@ -727,6 +736,7 @@ module tonic_dd_engine
     .gen_i          (gen_n),
     .tx_i           (tx_n),
     .sent_i         (sent_n),
+    .rcnt_i         (rcnt_n),
     .wnd_i          (wnd_n),
     .mark_i         (mark_n),
     .flow_o         (nf),
@@ -747,6 +757,9 @@ module tonic_dd_engine
     .sent_we_o      (ns_sent_we),
     .sent_wa_o      (ns_sent_wa),
     .sent_wd_o      (ns_sent_wd),
+    .rcnt_we_o      (ns_rcnt_we),
+    .rcnt_wa_o      (ns_rcnt_wa),
+    .rcnt_wd_o      (ns_rcnt_wd),
     .gen_we_o       (ns_gen_we),
     .gen_wa_o       (ns_gen_wa),
     .gen_wd_o       (ns_gen_wd)

@@ -69,6 +69,8 @@ module tonic_dd_incoming1
   input  wire seq_t             next_i,
   /// acked bitmap of stage 1's flow.
   input  wire logic [W-1:0]     acked_i,
+  /// Retransmit counts of stage 1's flow (bit W+p and bit p: position p's).
+  input  wire logic [2*W-1:0]   rcnt_i,
   /// Segment size of stage 1's flow.
   input  wire logic [LenW-1:0]  seg_size_i,
   /// wnd_start and acked write enable (a good event).
@@ -262,6 +264,23 @@ module tonic_dd_incoming1
   // acked segment at the flow's segment size.
   cnt_t i1_newly;
   assign i1_newly = i1_adv ? (i1_sack_new ? i1_span_new1 : i1_span_new) : cnt_t'(i1_sack_new);
+  // The segment the event names: a SACKed one (sack_valid: sack_idx), else
+  // a NACK's cum_ack (the segment the receiver asks for), else the last one
+  // the cumulative ack covers (cum_ack - 1). Its retransmit count is read
+  // from its ring position while that still holds it (next_new - W <= s <
+  // next_new); otherwise, and for events that name none, it is 0.
+  seq_t            i1_named, i1_named_d;
+  logic [IdxW-1:0] i1_named_pos;
+  logic [1:0]      i1_rtx_cnt;
+  ring_t           i1_rc_lo, i1_rc_hi;
+  assign i1_rc_lo     = rcnt_i[W-1:0];
+  assign i1_rc_hi     = rcnt_i[2*W-1:W];
+  assign i1_named     = rx_q.sack_valid ? rx_q.sack_idx
+                      : (rx_q.typ == RxNack) ? rx_q.cum_ack : rx_q.cum_ack - 32'd1;
+  assign i1_named_d   = i1_nn - i1_named;
+  assign i1_named_pos = i1_named[IdxW-1:0];
+  assign i1_rtx_cnt   = (i1_acks && i1_named_d != '0 && i1_named_d <= 32'(W))
+                      ? {i1_rc_hi[i1_named_pos], i1_rc_lo[i1_named_pos]} : 2'd0;
   ev_info_t i1_info;
   always_comb begin
     i1_info             = '0;
@@ -273,6 +292,7 @@ module tonic_dd_incoming1
     i1_info.rtt         = now_i + 32'd1 - rx_q.echo.ts;
     i1_info.ecn_segs    = rx_q.ecn ? 16'(i1_newly) : 16'd0;
     i1_info.acked_bytes = 32'(i1_newly) * 32'(seg_size_i);
+    i1_info.rtx_cnt     = i1_rtx_cnt;
   end
 
   always_comb begin

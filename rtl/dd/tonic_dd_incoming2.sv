@@ -336,6 +336,7 @@ module tonic_dd_incoming2
     trace_o.next_new1 = s1_next_new_i;
     trace_o.wnd       = 16'(tr_wnd);
     trace_o.rto       = i2_rto_new;
+    trace_o.rtx_cnt   = s1_info_i.rtx_cnt;
     trace_o.user      = 128'(tr_user);
   end
 endmodule

@@ -87,6 +87,8 @@ module tonic_dd_next_seg
   input  wire logic [CntW-1:0]  wnd_i,
   /// mark bitmap of the flow.
   input  wire logic [W-1:0]     mark_i,
+  /// Retransmit counts of the flow (bit W+p and bit p: position p's count).
+  input  wire logic [2*W-1:0]   rcnt_i,
   /// The flow next-seg looks at this cycle.
   output logic [IdW-1:0]        flow_o,
   /// The flow it looks at in the next cycle (state bank read address).
@@ -123,6 +125,12 @@ module tonic_dd_next_seg
   output logic [IdW-1:0]        sent_wa_o,
   /// sent write data.
   output logic [W-1:0]          sent_wd_o,
+  /// Retransmit counts write enable (every segment, or control's ADD).
+  output logic                  rcnt_we_o,
+  /// Retransmit counts write address.
+  output logic [IdW-1:0]        rcnt_wa_o,
+  /// Retransmit counts write data.
+  output logic [2*W-1:0]        rcnt_wd_o,
   /// Generated counter write enable (segment or init sweep).
   output logic                  gen_we_o,
   /// Generated counter write address.
@@ -305,6 +313,18 @@ module tonic_dd_next_seg
   assign sent_we_o = ctrl_add_i || (ns_fire && ns_rtx);
   assign sent_wa_o = ctrl_add_held_i ? ctrl_flow_i : nf;
   assign sent_wd_o = ctrl_add_held_i ? '0 : sent_i ^ ns_flip;
+  // Retransmit counts: a new segment starts its position at 0, a
+  // retransmission adds 1 there, saturating at 3; ADD zeroes them all.
+  ring_t rc_lo, rc_hi, rc_new_pos, rc_inc;
+  assign rc_lo      = rcnt_i[W-1:0];
+  assign rc_hi      = rcnt_i[2*W-1:W];
+  assign rc_new_pos = ring_t'(1) << n_nn[IdxW-1:0];
+  assign rc_inc     = ns_flip & ~(rc_lo & rc_hi);
+  assign rcnt_we_o  = ctrl_add_i || ns_fire;
+  assign rcnt_wa_o  = ctrl_add_held_i ? ctrl_flow_i : nf;
+  assign rcnt_wd_o  = ctrl_add_held_i ? '0
+                    : ns_rtx ? {rc_hi ^ (rc_inc & rc_lo), rc_lo ^ rc_inc}
+                    : {rc_hi & ~rc_new_pos, rc_lo & ~rc_new_pos};
   assign gen_we_o  = init_i || ns_fire;
   assign gen_wa_o  = init_i ? init_ptr_i : nf;
   assign gen_wd_o  = init_i ? '0 : gen_i + ptr_t'(1);

@@ -147,6 +147,7 @@ package tonic_dd_pkg;
     seq_t         next_new1;  // incoming: next_new seen by stage 1
     logic [15:0]  wnd;        // cwnd after the write
     logic [31:0]  rto;        // RTO after the write
+    logic [1:0]   rtx_cnt;    // incoming: info_i.rtx_cnt of the event
     logic [127:0] user;       // user state after the write: its low 128 bits (zero-extended)
   } dd_trace_t;
 
@@ -182,6 +183,7 @@ package tonic_dd_pkg;
     logic [31:0] rtt;          // RTT sample (cycles): stage 2's cycle minus echo_ts
     logic [15:0] ecn_segs;     // segments this event newly acks under an ECN echo (ecn ? newly : 0)
     logic [31:0] acked_bytes;  // bytes this event newly acks (newly acked segments x seg_bytes)
+    logic [1:0]  rtx_cnt;      // retransmissions of the segment the event names (0..3, 3 = three or more)
   } ev_info_t;
 
   /// One decision of the next-segment processor (trace port): the segment

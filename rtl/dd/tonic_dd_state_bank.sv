@@ -80,6 +80,9 @@ module tonic_dd_state_bank #(
   output tonic_dd_pkg::seq_t        next_in1_o,
   /// acked bitmap of stage 1's flow.
   output logic [W-1:0]              acked_in1_o,
+  /// Retransmit counts of stage 1's flow (2 bits per ring position: bit W+p
+  /// and bit p of position p).
+  output logic [2*W-1:0]            rcnt_in1_o,
   // ---- Read data of incoming stage 2.
   /// present of stage 2's flow.
   output logic                      present_in2_o,
@@ -139,6 +142,8 @@ module tonic_dd_state_bank #(
   output logic [PtrW-1:0]           tx_ns_o,
   /// sent bitmap of next-seg's flow.
   output logic [W-1:0]              sent_ns_o,
+  /// Retransmit counts of next-seg's flow.
+  output logic [2*W-1:0]            rcnt_ns_o,
   /// cwnd of next-seg's flow.
   output logic [CntW-1:0]           wnd_ns_o,
   /// mark bitmap of next-seg's flow.
@@ -218,6 +223,12 @@ module tonic_dd_state_bank #(
   input  wire logic [IdW-1:0]       sent_ns_wa_i,
   /// sent write data.
   input  wire logic [W-1:0]         sent_ns_wd_i,
+  /// Retransmit counts: next-seg (every segment) or control's ADD.
+  input  wire logic                 rcnt_ns_we_i,
+  /// Retransmit counts write address.
+  input  wire logic [IdW-1:0]       rcnt_ns_wa_i,
+  /// Retransmit counts write data.
+  input  wire logic [2*W-1:0]       rcnt_ns_wd_i,
   /// Window group (cwnd, mark, cold, deadline): incoming stage 2's flow.
   input  wire logic [IdW-1:0]       win_in2_wa_i,
   /// cwnd write enable of stage 2.
@@ -533,6 +544,29 @@ module tonic_dd_state_bank #(
     .clr_addr_i('0),
     .raddr_i   (sent_ra),
     .rdata_o   (sent_rd)
+  );
+
+  // Retransmit counts per ring position: next-seg writes (ADD through its
+  // port); stage 1 reads the count of the segment its event names.
+  localparam int unsigned RcntRdIn1 = 0, RcntRdNs = 1, RcntRd = 2;
+  typedef logic [2*W-1:0] rcnt_t;
+  flow_t [RcntRd-1:0] rcnt_ra;
+  rcnt_t [RcntRd-1:0] rcnt_rd;
+  assign rcnt_ra[RcntRdIn1] = in1_ra_i;
+  assign rcnt_ra[RcntRdNs]  = ns_ra_i;
+  assign rcnt_in1_o = rcnt_rd[RcntRdIn1];
+  assign rcnt_ns_o  = rcnt_rd[RcntRdNs];
+  tonic_state_ram #(
+    .SimModel(SimRam), .Depth(FlowCount), .Width(2 * W), .Readers(RcntRd), .RegRead(1)
+  ) u_rcnt (
+    .clk_i     (clk_i),
+    .we_i      (rcnt_ns_we_i),
+    .waddr_i   (rcnt_ns_wa_i),
+    .wdata_i   (rcnt_ns_wd_i),
+    .clr_i     (1'b0),
+    .clr_addr_i('0),
+    .raddr_i   (rcnt_ra),
+    .rdata_o   (rcnt_rd)
   );
 
   // Window group: writers incoming stage 2 and periodic (periodic wins on

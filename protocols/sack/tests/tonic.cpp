@@ -22,6 +22,11 @@ TEMPLATE_TEST_CASE("tonic: a tail loss is recovered by the retransmission timeou
   toptest::tail_loss_rto<TestType>();
 }
 
+TEMPLATE_TEST_CASE("tonic: an ack names a twice-retransmitted segment with retransmit count 2",
+                   "[tonic]", Vtonic_sack_1024x128) {
+  toptest::rtx_count_named<TestType>();
+}
+
 TEMPLATE_TEST_CASE("tonic: random drops on many flows, everything is delivered",
                    "[tonic][stress]", Vtonic_sack_1024x128) {
   toptest::random_drops_delivered<TestType>();

@@ -79,6 +79,7 @@ inline std::bitset<layout::ev_info::kWidth> pack_info(const ref::EvInfo& info) {
   put(layout::ev_info::kRtt, info.rtt);
   put(layout::ev_info::kEcnSegs, info.ecn_segs);
   put(layout::ev_info::kAckedBytes, info.acked_bytes);
+  put(layout::ev_info::kRtxCnt, info.rtx_cnt);
   return b;
 }
 

@@ -258,6 +258,7 @@ inline ProtoIn random_in(Rng& rng, uint32_t w, unsigned user_w, uint32_t rto_ini
                                 : static_cast<uint32_t>(rng.bits64());
   in.info.ecn_segs = in.ecn ? static_cast<uint16_t>(in.newly_acked) : uint16_t{0};
   in.info.acked_bytes = rng.chance(0.9) ? in.newly_acked * in.info.seg_bytes : static_cast<uint32_t>(rng.bits64());
+  in.info.rtx_cnt = rng.chance(0.7) ? uint8_t{0} : static_cast<uint8_t>(rng.below(4));
   return in;
 }
 

@@ -191,6 +191,27 @@ void tail_loss_rto() {
   CHECK(tb.flow(2).rtx >= 1);
 }
 
+// The retransmit count stage 1 reads for the segment an ack names
+// (info.rtx_cnt): the last segment lost on its first two transmissions is
+// retransmitted twice, by two timeouts; the ack that finally covers it
+// names it (cum_ack - 1) with count 2. The reference computes the count on
+// its own and compares it with the trace for every event.
+template <class TestType>
+void rtx_count_named() {
+  LinkConfig lc;
+  lc.delay = 30;
+  TonicTb<TestType> tb(lc, rx_for(is_sack<TestType>()), 6);
+  tb.link().drops().drop_at(2, 99, 0);
+  tb.link().drops().drop_at(2, 99, 1);
+  tb.add_flow(2, 0, kSegSize, 100);
+  REQUIRE(tb.run_until_acked(400000));
+  require_clean(tb);
+  CHECK(stat(tb.dut(), Stat::kTimeouts) >= 2);
+  CHECK(tb.flow(2).rtx == 2);
+  CHECK(tb.rtx_named() >= 1);
+  CHECK(tb.rtx_named_max() == 2);
+}
+
 template <class TestType>
 void random_drops_delivered() {
   TONIC_SEED(77);
