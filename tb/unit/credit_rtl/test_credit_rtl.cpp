@@ -194,6 +194,42 @@ TEST_CASE("rate: long-run accuracy at every decade 1 Mb/s..100 Gb/s and 64..9000
   std::ofstream(dir / "rate_accuracy.json") << j.dump(2) << "\n";
 }
 
+// A rate cut, measured on the wire. Credit is taken when the DD engine
+// generates an address, not when the segment leaves (docs/design/
+// credit-schemes.md), so what was granted before the cut still leaves after
+// it: the permits the flow holds (<= 44 segments) and the addresses already
+// generated and queued in the CR engine (<= RingN = 16 per flow), plus the
+// credit the old rate earns before the update lands. The test measures the
+// segments that leave after the cut and the cycles until the last of them
+// (the cut-to-effect time), and checks them against that bound.
+TEST_CASE("rate: a cut takes effect on the wire within the permits and addresses granted before it",
+          "[credit_rtl][rate]") {
+  RateRig<Vtonic_rate_probe_16x128> rig(16);
+  rig.start(2, 128, 128u << 20);  // one 128-B segment per cycle
+  rig.run(5000);
+  const uint64_t cut = rig.tb.cycle();
+  const size_t before = rig.rel[2].size();
+  SysRxCmd r;
+  r.flow = 2;
+  r.type = SysRx::kCnp;
+  r.cum_ack = ru_of(1e6);  // 1 Mb/s: one 128-B segment per 102,400 cycles
+  rig.tb.send_rx(r);
+  rig.run(20000);
+  REQUIRE(rig.tb.errors() == 0);
+  // Segments after the cut; the ones within 20,000 cycles at 1 Mb/s, at
+  // most one is the new rate's (it earns 0.2 segments there, plus the
+  // burst allowance D it starts with is not refilled at the cut).
+  const auto& rel = rig.rel[2];
+  const uint64_t after = rel.size() - before;
+  const uint64_t last = after ? rel.back() - cut : 0;
+  std::printf("rate cut on the wire: %llu segments left after the cut, the last %llu cycles after it "
+              "(credit taken at generation: permits held <= 44, addresses queued <= 16)\n",
+              static_cast<unsigned long long>(after), static_cast<unsigned long long>(last));
+  CHECK(after >= 1);
+  CHECK(after <= 44 + 16 + 12);
+  CHECK(last <= 200);
+}
+
 TEST_CASE("rate: updates take effect without losing or double-counting credit", "[credit_rtl][rate]") {
   // One backlogged flow of 128-B segments; its rate changes at random
   // times (1 Mb/s .. 100 Gb/s, log-uniform). The bytes sent by time t must
