@@ -130,6 +130,7 @@ class WindowRef {
     rc.now = rtx_ok ? std::min<uint8_t>(rc.now + 1, 3) : 0;
     if (rtx_ok) {
       f.pending[first % w_] = false;
+      ns_rtx_ = {cycle, n.flow, first % w_};
     } else {
       ++f.next_new;
     }
@@ -161,7 +162,13 @@ class WindowRef {
     const uint32_t nn1 = t.next_new1;
     const uint32_t nstart = (acks && seq_lt(old, ev.cum_ack)) ? ev.cum_ack : old;
     const uint32_t slide = nstart - old;
-    const ref::ProtoRing pending_before = f.pending;
+    // The protocol's pending_i is the state at the start of the cycle: a
+    // retransmission next-seg made in this cycle still shows as pending.
+    // (A periodic call merged into the event sees it after that
+    // retransmission, as a call on its own does.)
+    const ref::ProtoRing pending_after_ns = f.pending;
+    ref::ProtoRing pending_before = f.pending;
+    if (ns_rtx_.cycle == cycle && ns_rtx_.flow == ev.flow) pending_before[ns_rtx_.pos] = true;
     uint32_t prev = 0;
     for (uint32_t k = 0; k < slide && k < w_; ++k) {
       const uint32_t pos = (old + k) % w_;
@@ -218,6 +225,7 @@ class WindowRef {
       // The call sees the state stage 2 sees (the event's stage-1 effects
       // included, none of its outputs); an ack beats a timeout.
       ref::ProtoIn pin = in;
+      pin.pending = pending_after_ns;
       pin.timeout = false;
       p = Twin::periodic(pin);
       ++merged_;
@@ -374,6 +382,11 @@ class WindowRef {
   std::deque<WindowEvent> pending_;
   uint64_t checked_ = 0, ns_checked_ = 0, timeouts_ = 0, errors_ = 0, merged_ = 0, rtx_named_ = 0;
   uint32_t rtx_named_max_ = 0;
+  // The last retransmission next-seg made (cycle, flow, ring position).
+  struct NsRtx {
+    uint64_t cycle = ~uint64_t{0};
+    uint32_t flow = 0, pos = 0;
+  } ns_rtx_;
   std::string first_error_;
 };
 

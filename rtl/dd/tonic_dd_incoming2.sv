@@ -190,9 +190,14 @@ module tonic_dd_incoming2
   // segment of this flow in the last cycle (a small add, not a 32-bit
   // subtract in front of the protocol).
   assign i2_flight  = s1_flight_i + cnt_t'(ns_new_q_i && ns_flow_q_i == i2f);
-  // sent including next-seg's write of this cycle.
+  // sent including next-seg's write of this cycle (for the mark write).
+  // The protocol's pending_i is the state at the start of the cycle: a
+  // retransmission next-seg makes in this same cycle still shows as
+  // pending. Taking next-seg's decision into it put next-seg's whole
+  // depth in front of the protocol (18 fixed levels before a protocol that
+  // reads pending_i, 28 around it, in the 1024 x 128 top).
   assign i2_sent    = sent_i ^ ((ns_fire_i && ns_rtx_i && ns_flow_i == i2f) ? ns_flip_i : '0);
-  assign i2_pending = mark_i ^ i2_sent;
+  assign i2_pending = mark_i ^ sent_i;
 
   tonic_proto_incoming #(
     .W    (W),
