@@ -13,6 +13,9 @@
 #              (through tonic_popcount_range_gate: len_i <= W, Pipeline 0)
 #     Reads both with read_slang at parameter W, names them gate and gold,
 #     and runs synth/prove/equiv.ys (miter -equiv + sat -prove-asserts).
+#   mark_w<W>     the DD engine's mark rule: mark_positions_words (the
+#                 Verilated models') vs mark_positions_bits (synthesis'),
+#                 synth/prove/tonic_mark_positions_prove.sv; equiv.ys.
 #   mpmem_lvt     tonic_mpmem (TdpBanks 0, 3W2R, 4 x 2 bits) vs a shadow
 #                 memory: read-after-write, same-cycle read-old, write
 #                 priority, rd_valid_o. Temporal induction (closes at 2).
@@ -44,6 +47,8 @@ cd "$ROOT"
 # slow ones only in make prove (scripts/prove.mjs) or with
 # -DTONIC_PROVE_ALL=ON; "mutant": make prove also runs the --mutant check.
 PROOFS="ffs_w64 quick mutant
+mark_w16 quick mutant
+mark_w128 slow -
 ones_w64 quick mutant
 popcount_w16 quick mutant
 ffs_w128 slow -
@@ -89,6 +94,15 @@ if [[ "$name" =~ ^(ffs|ones|popcount)_w([0-9]+)$ ]]; then
   cell="${gate%_gate} (W=$w)"
   method="equiv"
   script="read_slang -j 1 $defs$srcs --top $gate --top $gold -G W=$w; rename $gate gate; rename $gold gold; script synth/prove/equiv.ys"
+  ok_pat="SAT proof finished - no model found: SUCCESS"
+  cex_pat="SAT proof finished - model found: FAIL"
+elif [[ "$name" =~ ^mark_w([0-9]+)$ ]]; then
+  w="${BASH_REMATCH[1]}"
+  cell="the DD engine's mark rule (W=$w)"
+  property="word form (Verilator) equals per-position form (synthesis) for all inputs"
+  method="equiv"
+  srcs="rtl/common/tonic_wire_pkg.sv rtl/dd/tonic_dd_pkg.sv synth/prove/tonic_mark_positions_prove.sv"
+  script="read_slang -j 1 $defs-I rtl/dd $srcs --top tonic_mark_words_gate --top tonic_mark_bits_gold -G W=$w; rename tonic_mark_words_gate gate; rename tonic_mark_bits_gold gold; script synth/prove/equiv.ys"
   ok_pat="SAT proof finished - no model found: SUCCESS"
   cex_pat="SAT proof finished - model found: FAIL"
 else
