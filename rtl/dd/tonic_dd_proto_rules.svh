@@ -62,7 +62,10 @@ function automatic ring_t mark_positions_words(logic we, seq_t lo, seq_t hi, seq
   logic [IdxW:0]   span;
   logic [IdxW-1:0] f_lo, t_lo;
   seq_t            from_w;
-  ring_t           ge_f, below_f, sel_lo, sel_hi, in_win, ge_lo, lt_hi;
+  ring_t           ge_f, below_f, sel_lo, sel_hi, in_win, ge_lo, lt_hi, ones;
+  // Whole-ring selects rather than replications of one bit: Verilator
+  // builds a replication bit by bit.
+  ones      = '1;
   from_w    = from + seq_t'(W);
   lo_before = seq_lt(lo, from);
   lo_beyond = !seq_lt(lo, from_w);
@@ -75,11 +78,11 @@ function automatic ring_t mark_positions_words(logic we, seq_t lo, seq_t hi, seq
   hi_wrap   = hi[IdxW-1:0] < f_lo;
   ge_f      = '1 << f_lo;
   below_f   = ~ge_f;
-  in_win    = (span >= (IdxW + 1)'(W)) ? '1 : ((ge_f ^ ('1 << t_lo)) ^ {W{t_lo < f_lo}});
-  sel_lo    = below_f ^ {W{lo_wrap}};
-  sel_hi    = below_f ^ {W{hi_wrap}};
-  ge_lo     = {W{lo_before}} | ({W{!lo_beyond}} & ((sel_lo & below_f) | (~sel_lo & ('1 << lo[IdxW-1:0]))));
-  lt_hi     = {W{hi_beyond}} | ({W{!hi_before}} & ((sel_hi & ge_f) | (~sel_hi & ~('1 << hi[IdxW-1:0]))));
+  in_win    = (span >= (IdxW + 1)'(W)) ? ones : ((ge_f ^ ('1 << t_lo)) ^ ((t_lo < f_lo) ? ones : '0));
+  sel_lo    = lo_wrap ? ge_f : below_f;
+  sel_hi    = hi_wrap ? ge_f : below_f;
+  ge_lo     = lo_before ? ones : lo_beyond ? '0 : ((sel_lo & below_f) | (~sel_lo & ('1 << lo[IdxW-1:0])));
+  lt_hi     = hi_beyond ? ones : hi_before ? '0 : ((sel_hi & ge_f) | (~sel_hi & ~('1 << hi[IdxW-1:0])));
   return we ? (in_win & ge_lo & lt_hi & ~acked) : '0;
 endfunction
 
