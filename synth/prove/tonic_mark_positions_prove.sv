@@ -6,24 +6,22 @@
 // position's hi compare off by one), which the proof must find.
 `default_nettype none
 
+// The ports of both forms and what tonic_dd_proto_rules.svh needs from its
+// includer (W, IdxW, CntW, RtoMin, ring_t, cnt_t).
+`define TONIC_MARK_PROVE_BODY \
+  (input  wire logic we_i, input wire seq_t lo_i, input wire seq_t hi_i, input wire seq_t from_i, \
+   input  wire seq_t to_i, input wire logic [W-1:0] acked_i, output logic [W-1:0] mask_o); \
+  localparam int unsigned IdxW = $clog2(W); \
+  localparam int unsigned CntW = IdxW + 1; \
+  localparam int unsigned RtoMin = 1; \
+  typedef logic [W-1:0]    ring_t; \
+  typedef logic [CntW-1:0] cnt_t;
+
 module tonic_mark_words_gate
   import tonic_dd_pkg::*;
 #(
   parameter int unsigned W = 16
-) (
-  input  wire logic         we_i,
-  input  wire seq_t         lo_i,
-  input  wire seq_t         hi_i,
-  input  wire seq_t         from_i,
-  input  wire seq_t         to_i,
-  input  wire logic [W-1:0] acked_i,
-  output logic [W-1:0]      mask_o
-);
-  localparam int unsigned IdxW = $clog2(W);
-  localparam int unsigned CntW = IdxW + 1;
-  localparam int unsigned RtoMin = 1;
-  typedef logic [W-1:0]    ring_t;
-  typedef logic [CntW-1:0] cnt_t;
+) `TONIC_MARK_PROVE_BODY
   `include "tonic_dd_proto_rules.svh"
   assign mask_o = mark_positions_words(we_i, lo_i, hi_i, from_i, to_i, acked_i);
 endmodule
@@ -32,20 +30,7 @@ module tonic_mark_bits_gold
   import tonic_dd_pkg::*;
 #(
   parameter int unsigned W = 16
-) (
-  input  wire logic         we_i,
-  input  wire seq_t         lo_i,
-  input  wire seq_t         hi_i,
-  input  wire seq_t         from_i,
-  input  wire seq_t         to_i,
-  input  wire logic [W-1:0] acked_i,
-  output logic [W-1:0]      mask_o
-);
-  localparam int unsigned IdxW = $clog2(W);
-  localparam int unsigned CntW = IdxW + 1;
-  localparam int unsigned RtoMin = 1;
-  typedef logic [W-1:0]    ring_t;
-  typedef logic [CntW-1:0] cnt_t;
+) `TONIC_MARK_PROVE_BODY
   `include "tonic_dd_proto_rules.svh"
 `ifdef TONIC_PROVE_MUTANT
   // Position 1 also marked when hi's low bits are exactly 1 (hi excluded).
@@ -62,4 +47,5 @@ module tonic_mark_bits_gold
 `endif
 endmodule
 
+`undef TONIC_MARK_PROVE_BODY
 `default_nettype wire
