@@ -307,11 +307,14 @@ module tonic_dd_next_seg
 
   // Writes (ADD: next-seg waits in that cycle and lends its ports; the init
   // sweep zeroes the generated counters: no segment can be generated then).
+  // next_new, sent and the retransmit counts share one write address.
+  flow_t ns_wa;
+  assign ns_wa     = ctrl_add_held_i ? ctrl_flow_i : nf;
   assign next_we_o = ctrl_add_i || (ns_fire && !ns_rtx);
-  assign next_wa_o = ctrl_add_held_i ? ctrl_flow_i : nf;
+  assign next_wa_o = ns_wa;
   assign next_wd_o = ctrl_add_held_i ? ctrl_seq_i : n_nn + 32'd1;
   assign sent_we_o = ctrl_add_i || (ns_fire && ns_rtx);
-  assign sent_wa_o = ctrl_add_held_i ? ctrl_flow_i : nf;
+  assign sent_wa_o = ns_wa;
   assign sent_wd_o = ctrl_add_held_i ? '0 : sent_i ^ ns_flip;
   // Retransmit counts: a new segment starts its position at 0, a
   // retransmission adds 1 there, saturating at 3; ADD zeroes them all.
@@ -321,7 +324,7 @@ module tonic_dd_next_seg
   assign rc_new_pos = ring_t'(1) << n_nn[IdxW-1:0];
   assign rc_inc     = ns_flip & ~(rc_lo & rc_hi);
   assign rcnt_we_o  = ctrl_add_i || ns_fire;
-  assign rcnt_wa_o  = ctrl_add_held_i ? ctrl_flow_i : nf;
+  assign rcnt_wa_o  = ns_wa;
   assign rcnt_wd_o  = ctrl_add_held_i ? '0
                     : ns_rtx ? {rc_hi ^ (rc_inc & rc_lo), rc_lo ^ rc_inc}
                     : {rc_hi & ~rc_new_pos, rc_lo & ~rc_new_pos};

@@ -21,30 +21,42 @@
 // fixed-function path before, docs/timing-model.md). An end 2^31 or more
 // from the window is read as the serial compares read it: lo before the
 // window wins over beyond it, hi beyond it over before it.
-function automatic ring_t mark_positions_bits(logic we, seq_t lo, seq_t hi, seq_t from, seq_t to,
-                                              ring_t acked);
+// Where the range's ends lie against the window [from, from + W) (both
+// forms below): each end before it, beyond it or inside; the span to - from;
+// from's low bits and whether each end's low bits wrap below them.
+typedef struct packed {
   logic            lo_before, lo_beyond, hi_before, hi_beyond, lo_wrap, hi_wrap;
   logic [IdxW:0]   span;
   logic [IdxW-1:0] f_lo;
-  seq_t            from_w;
+} mark_ends_t;
+function automatic mark_ends_t mark_ends(seq_t lo, seq_t hi, seq_t from, seq_t to);
+  mark_ends_t e;
+  seq_t       from_w;
+  from_w      = from + seq_t'(W);
+  e.lo_before = seq_lt(lo, from);
+  e.lo_beyond = !seq_lt(lo, from_w);
+  e.hi_before = !seq_lt(from, hi);
+  e.hi_beyond = !seq_lt(hi, from_w);
+  e.span      = (IdxW + 1)'(to - from);
+  e.f_lo      = from[IdxW-1:0];
+  e.lo_wrap   = lo[IdxW-1:0] < e.f_lo;
+  e.hi_wrap   = hi[IdxW-1:0] < e.f_lo;
+  return e;
+endfunction
+
+function automatic ring_t mark_positions_bits(logic we, seq_t lo, seq_t hi, seq_t from, seq_t to,
+                                              ring_t acked);
+  mark_ends_t      e;
   ring_t           m;
-  from_w    = from + seq_t'(W);
-  lo_before = seq_lt(lo, from);
-  lo_beyond = !seq_lt(lo, from_w);
-  hi_before = !seq_lt(from, hi);
-  hi_beyond = !seq_lt(hi, from_w);
-  span      = (IdxW + 1)'(to - from);
-  f_lo      = from[IdxW-1:0];
-  lo_wrap   = lo[IdxW-1:0] < f_lo;
-  hi_wrap   = hi[IdxW-1:0] < f_lo;
+  e = mark_ends(lo, hi, from, to);
   for (int unsigned i = 0; i < W; i++) begin
     logic            i_wrap, ge_lo, lt_hi;
     logic [IdxW-1:0] off;
-    i_wrap = IdxW'(i) < f_lo;
-    off    = IdxW'(i) - f_lo;
-    ge_lo  = lo_before || (!lo_beyond && ((i_wrap == lo_wrap) ? (IdxW'(i) >= lo[IdxW-1:0]) : i_wrap));
-    lt_hi  = hi_beyond || (!hi_before && ((i_wrap == hi_wrap) ? (IdxW'(i) < hi[IdxW-1:0]) : !i_wrap));
-    m[i]   = ({1'b0, off} < span) && ge_lo && lt_hi;
+    i_wrap = IdxW'(i) < e.f_lo;
+    off    = IdxW'(i) - e.f_lo;
+    ge_lo  = e.lo_before || (!e.lo_beyond && ((i_wrap == e.lo_wrap) ? (IdxW'(i) >= lo[IdxW-1:0]) : i_wrap));
+    lt_hi  = e.hi_beyond || (!e.hi_before && ((i_wrap == e.hi_wrap) ? (IdxW'(i) < hi[IdxW-1:0]) : !i_wrap));
+    m[i]   = ({1'b0, off} < e.span) && ge_lo && lt_hi;
   end
   return we ? (m & ~acked) : '0;
 endfunction
@@ -58,31 +70,21 @@ endfunction
 // equal for all inputs (Yosys sat), and mark_positions picks one.
 function automatic ring_t mark_positions_words(logic we, seq_t lo, seq_t hi, seq_t from, seq_t to,
                                                ring_t acked);
-  logic            lo_before, lo_beyond, hi_before, hi_beyond, lo_wrap, hi_wrap;
-  logic [IdxW:0]   span;
-  logic [IdxW-1:0] f_lo, t_lo;
-  seq_t            from_w;
+  mark_ends_t      e;
+  logic [IdxW-1:0] t_lo;
   ring_t           ge_f, below_f, sel_lo, sel_hi, in_win, ge_lo, lt_hi, ones;
   // Whole-ring selects rather than replications of one bit: Verilator
   // builds a replication bit by bit.
   ones      = '1;
-  from_w    = from + seq_t'(W);
-  lo_before = seq_lt(lo, from);
-  lo_beyond = !seq_lt(lo, from_w);
-  hi_before = !seq_lt(from, hi);
-  hi_beyond = !seq_lt(hi, from_w);
-  span      = (IdxW + 1)'(to - from);
-  f_lo      = from[IdxW-1:0];
-  t_lo      = f_lo + span[IdxW-1:0];
-  lo_wrap   = lo[IdxW-1:0] < f_lo;
-  hi_wrap   = hi[IdxW-1:0] < f_lo;
-  ge_f      = '1 << f_lo;
+  e         = mark_ends(lo, hi, from, to);
+  t_lo      = e.f_lo + e.span[IdxW-1:0];
+  ge_f      = '1 << e.f_lo;
   below_f   = ~ge_f;
-  in_win    = (span >= (IdxW + 1)'(W)) ? ones : ((ge_f ^ ('1 << t_lo)) ^ ((t_lo < f_lo) ? ones : '0));
-  sel_lo    = lo_wrap ? ge_f : below_f;
-  sel_hi    = hi_wrap ? ge_f : below_f;
-  ge_lo     = lo_before ? ones : lo_beyond ? '0 : ((sel_lo & below_f) | (~sel_lo & ('1 << lo[IdxW-1:0])));
-  lt_hi     = hi_beyond ? ones : hi_before ? '0 : ((sel_hi & ge_f) | (~sel_hi & ~('1 << hi[IdxW-1:0])));
+  in_win    = (e.span >= (IdxW + 1)'(W)) ? ones : ((ge_f ^ ('1 << t_lo)) ^ ((t_lo < e.f_lo) ? ones : '0));
+  sel_lo    = e.lo_wrap ? ge_f : below_f;
+  sel_hi    = e.hi_wrap ? ge_f : below_f;
+  ge_lo     = e.lo_before ? ones : e.lo_beyond ? '0 : ((sel_lo & below_f) | (~sel_lo & ('1 << lo[IdxW-1:0])));
+  lt_hi     = e.hi_beyond ? ones : e.hi_before ? '0 : ((sel_hi & ge_f) | (~sel_hi & ~('1 << hi[IdxW-1:0])));
   return we ? (in_win & ge_lo & lt_hi & ~acked) : '0;
 endfunction
 
