@@ -111,8 +111,11 @@ module tonic_top
   logic [IdW-1:0]  enq_flow;
   seq_t            enq_idx;
   logic [LenW-1:0] enq_len;
-  logic            txn_valid;
+  logic            txn_valid, txn_rtx;
   logic [IdW-1:0]  txn_flow;
+  seq_t            txn_idx;
+  logic [LenW-1:0] txn_len;
+  ts_t             txn_ts;
   logic            rc_init_valid, rc_init_ready, rc_upd_valid, rc_req_valid, rc_grant_valid;
   logic [IdW-1:0]  rc_init_flow, rc_upd_flow, rc_req_flow, rc_grant_flow;
   logic [LenW-1:0] rc_init_len;
@@ -138,6 +141,9 @@ module tonic_top
     end
   end
   assign seg_ts_o = seg_ts_q;
+  // The stamp of the address that left, beside the CR engine's transmit
+  // notify (both one cycle after the handshake).
+  always_ff @(posedge clk_i) txn_ts <= seg_ts_q;
   assign now_o    = dd_now;
 
   tonic_dd_engine #(
@@ -173,6 +179,10 @@ module tonic_top
     .enq_len_o      (enq_len),
     .txn_valid_i    (txn_valid),
     .txn_flow_i     (txn_flow),
+    .txn_idx_i      (txn_idx),
+    .txn_rtx_i      (txn_rtx),
+    .txn_len_i      (txn_len),
+    .txn_ts_i       (txn_ts),
     .note_valid_o   (note_valid_o),
     .note_ready_i   (note_ready_i),
     .note_flow_o    (note_flow_o),
@@ -294,6 +304,9 @@ module tonic_top
     .seg_len_o    (seg_len_o),
     .txn_valid_o  (txn_valid),
     .txn_flow_o   (txn_flow),
+    .txn_idx_o    (txn_idx),
+    .txn_rtx_o    (txn_rtx),
+    .txn_len_o    (txn_len),
     .enq_drop_o   (cr_enq_drop_o),
     .ready_flows_o(ready_flows_o)
   );

@@ -50,7 +50,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from './levels.mjs';
 import { cli } from './lib/cli.mjs';
-import { loadConfigs, ROOT } from './manifest.mjs';
+import { loadConfigs, ROOT, TRANSMIT_FILE } from './manifest.mjs';
 import { describe } from './protocols.mjs';
 
 /// User-state limits per credit scheme, bytes (the Tonic paper).
@@ -90,12 +90,14 @@ function run(cmd, args, opts = {}) {
 }
 
 /// A per-run Verilator waiver file: the API fixes the file names
-/// incoming.v / periodic_updates.v, which differ from the module names.
+/// incoming.v / periodic_updates.v / transmit.v, which differ from the
+/// module names.
 function waivers(dir, work) {
   const f = path.join(work, 'waivers.vlt');
   fs.writeFileSync(f, ['`verilator_config',
     `lint_off -rule DECLFILENAME -file "${path.join(dir, 'incoming.v')}"`,
     `lint_off -rule DECLFILENAME -file "${path.join(dir, 'periodic_updates.v')}"`,
+    `lint_off -rule DECLFILENAME -file "${path.join(dir, TRANSMIT_FILE)}"`,
     // tonic_top and the DD engine read only their own parameters of user_configs.vh.
     `lint_off -rule UNUSEDPARAM -file "${path.join(ROOT, 'rtl', 'dd', 'tonic_dd_engine.sv')}"`,
     `lint_off -rule UNUSEDPARAM -file "${path.join(ROOT, 'rtl', 'tonic_top.sv')}"`, ''].join('\n'));
@@ -108,33 +110,41 @@ function waivers(dir, work) {
 function topSources(dir) {
   const base = loadConfigs().find((c) => c.fileset === 'tonic_top');
   if (!base) throw new Error('no config of the tonic_top file set (rtl/manifest/tonic.json)');
-  const srcs = base.sources.map((s) => (s.endsWith('/incoming.v') ? path.join(dir, 'incoming.v')
-    : s.endsWith('/periodic_updates.v') ? path.join(dir, 'periodic_updates.v') : path.join(ROOT, s)));
+  const srcs = base.sources.filter((s) => !s.endsWith(`/${TRANSMIT_FILE}`))
+    .map((s) => (s.endsWith('/incoming.v') ? path.join(dir, 'incoming.v')
+      : s.endsWith('/periodic_updates.v') ? path.join(dir, 'periodic_updates.v') : path.join(ROOT, s)));
+  // The optional transmit.v right after the other two.
+  if (fs.existsSync(path.join(dir, TRANSMIT_FILE))) {
+    srcs.splice(srcs.indexOf(path.join(dir, 'periodic_updates.v')) + 1, 0, path.join(dir, TRANSMIT_FILE));
+  }
   return srcs;
 }
 
 /// The Yosys script: harness through read_slang + structural checks, then
 /// each module synthesized alone into out/<module>.json. Paths are
 /// relative to "/" (Yosys runs with cwd "/" so that any folder mounts).
-function yosysScript(dir, w, userW) {
+function yosysScript(dir, w, userW, txW) {
   const rel = (p) => path.relative('/', p);
   // The cells of rtl/common (its package, tonic_wire_pkg, is one of PKGS).
   const commons = fs.readdirSync(COMMON).filter((f) => f.endsWith('.sv') && !PKGS.includes(path.join(COMMON, f)))
     .map((f) => rel(path.join(COMMON, f)));
-  const incs = ` -I ${rel(path.join(ROOT, 'rtl', 'dd'))} -I ${rel(dir)}`;
+  // A protocol with a transmit event: its module, the define and TxW.
+  const tx = txW > 0 ? rel(path.join(dir, TRANSMIT_FILE)) : null;
+  const incs = ` -I ${rel(path.join(ROOT, 'rtl', 'dd'))} -I ${rel(dir)}${tx ? ' -D TONIC_PROTO_TRANSMIT=1' : ''}`;
+  const txG = tx ? ` -G TxW=${txW}` : '';
   const files = (extra) => [...PKGS.map(rel), ...commons, ...extra].join(' ');
   const inc = rel(path.join(dir, 'incoming.v'));
   const per = rel(path.join(dir, 'periodic_updates.v'));
   const synth = (file, top, out) => [
     `log -- tonic-step synth ${top}`,
-    `read_slang -j 1${incs} ${files([file])} --top ${top} -G W=${w}`,
+    `read_slang -j 1${incs} ${files([file])} --top ${top}${top === 'tonic_proto_transmit' ? '' : ` -G W=${w}`}${txG}`,
     `synth_xilinx -family xcup -top ${top} -flatten -noiopad`,
     'opt_clean -purge', 'setattr -unset src -unset hdlname', `hierarchy -top ${top} -purge_lib`,
     `write_json out/${out}.json`, 'design -reset',
   ];
   return [
     'log -- tonic-step read_slang',
-    `read_slang -j 1${incs} ${files([inc, per, rel(HARNESS)])} --top tonic_proto_harness -G W=${w} -G UserW=${userW}`,
+    `read_slang -j 1${incs} ${files([inc, per, ...(tx ? [tx] : []), rel(HARNESS)])} --top tonic_proto_harness -G W=${w} -G UserW=${userW}${txG}`,
     'hierarchy -check -top tonic_proto_harness',
     'log -- tonic-step check',
     'proc', 'flatten', 'opt_clean', 'check -assert',
@@ -146,6 +156,7 @@ function yosysScript(dir, w, userW) {
     'design -reset',
     ...synth(inc, 'tonic_proto_incoming', 'incoming'),
     ...synth(per, 'tonic_proto_periodic', 'periodic'),
+    ...(tx ? synth(tx, 'tonic_proto_transmit', 'transmit') : []),
   ].join('; ');
 }
 
@@ -217,7 +228,11 @@ export function checkProtocol(dirArg, opts = {}) {
     return res;
   }
   Object.assign(res, { scheme: d.scheme, user_bits: d.user_bits, user_bytes: Math.ceil(d.user_bits / 8),
-    lines: d.lines, code_lines: d.code_lines });
+    lines: d.lines, code_lines: d.code_lines, transmit: d.transmit, tx_bits: d.tx_bits });
+  if (d.transmit && d.tx_bits === 0) {
+    step('scheme', false, `${TRANSMIT_FILE} needs a typedef struct packed {...} tx_t and a TxInit in user_configs.vh`);
+    return res;
+  }
   step('scheme', true);
 
   // 3. user state
@@ -241,13 +256,17 @@ export function checkProtocol(dirArg, opts = {}) {
     const vargs = ['--lint-only', '-Wall', `-I${COMMON}`, `-I${path.join(ROOT, 'rtl', 'dd')}`, `-I${dir}`,
       '+systemverilogext+v', vlt];
     // 4. interface + lint (Verilator)
-    const h = run('verilator', [...vargs, ...PKGS, path.join(dir, 'incoming.v'), path.join(dir, 'periodic_updates.v'),
-      HARNESS, '--top-module', 'tonic_proto_harness', `-GW=${w}`, `-GUserW=${d.user_bits}`]);
+    const txArgs = d.transmit ? ['+define+TONIC_PROTO_TRANSMIT=1'] : [];
+    const h = run('verilator', [...vargs, ...txArgs, ...PKGS, path.join(dir, 'incoming.v'),
+      path.join(dir, 'periodic_updates.v'), ...(d.transmit ? [path.join(dir, TRANSMIT_FILE)] : []),
+      HARNESS, '--top-module', 'tonic_proto_harness', `-GW=${w}`, `-GUserW=${d.user_bits}`,
+      ...(d.transmit ? [`-GTxW=${d.tx_bits}`] : [])]);
     step('interface', h.code === 0 && h.out.trim() === '', `verilator -Wall on the harness:\n${h.out.trim()}`);
 
     // 5. tonic_top with the protocol
     if (!opts.skipTop) {
-      const t = run('verilator', [...vargs, ...topSources(dir), '--top-module', 'tonic_top', '-GFlowCount=64', `-GWindow=${w}`]);
+      const t = run('verilator', [...vargs, ...txArgs, ...topSources(dir), '--top-module', 'tonic_top', '-GFlowCount=64',
+        `-GWindow=${w}`]);
       step('top_lint', t.code === 0 && t.out.trim() === '', `verilator -Wall on tonic_top with the protocol:\n${t.out.trim()}`);
     }
 
@@ -262,7 +281,7 @@ export function checkProtocol(dirArg, opts = {}) {
     if (!fs.existsSync(YOSYS_BUNDLE)) throw new Error(`Yosys not found at ${YOSYS_BUNDLE}: run scripts/setup.sh`);
     const y = run(process.execPath, [path.join(ROOT, 'scripts', 'yosys.mjs'),
       ...[...new Set(mounts)].flatMap((m) => ['--mount', m]), '--out', outDir, '--',
-      '-p', yosysScript(dir, w, d.user_bits)], { cwd: '/', env: { ...process.env, TONIC_YOSYS_BUNDLE: YOSYS_BUNDLE } });
+      '-p', yosysScript(dir, w, d.user_bits, d.tx_bits)], { cwd: '/', env: { ...process.env, TONIC_YOSYS_BUNDLE: YOSYS_BUNDLE } });
     fs.writeFileSync(path.join(work, 'yosys.log'), y.out);
     // Warnings and errors, without colour codes; synth_xilinx's own notice
     // that its ABC9 netlist writer is experimental is not about the protocol.
@@ -293,7 +312,8 @@ export function checkProtocol(dirArg, opts = {}) {
     let worst = 0;
     let worstDelay = 0;
     const xs = [];
-    for (const m of ['incoming', 'periodic']) {
+    const mods = ['incoming', 'periodic', ...(d.transmit ? ['transmit'] : [])];
+    for (const m of mods) {
       const net = JSON.parse(fs.readFileSync(path.join(outDir, `${m}.json`), 'utf8'));
       const r = analyze(net, `tonic_proto_${m}`);
       res[m] = { lut: r.lut, ff: r.ff, carry: r.carry, muxf: r.muxf, dsp: r.dsp, levels: r.levels, delay_ns: r.delay_ns,
@@ -315,8 +335,12 @@ export function checkProtocol(dirArg, opts = {}) {
     const fx = fixedLevels(d.scheme);
     if (fx) {
       res.fixed = fx;
-      const around = (m) => fx[`levels_around_${m}`] ?? fx.levels_around_proto;
-      const paths = ['incoming', 'periodic'].map((m) => ({ m, fixed: around(m), proto: res[m].levels,
+      // The transmit processor has no measured figure of its own yet: it is
+      // charged the larger of the other two (conservative; its own fixed
+      // part is a block-RAM read mux in front and a write behind).
+      const around = (m) => fx[`levels_around_${m}`] ?? (m === 'transmit'
+        ? Math.max(around('incoming'), around('periodic')) : fx.levels_around_proto);
+      const paths = mods.map((m) => ({ m, fixed: around(m), proto: res[m].levels,
         total: around(m) + res[m].levels }));
       const p = paths.reduce((a, b) => (b.total > a.total ? b : a));
       res.path_levels = p.total;
@@ -386,7 +410,8 @@ function main(argv) {
   if (r.levels !== undefined) {
     const mod = (m) => `${m} ${r[m].levels} levels / ${r[m].lut} LUT / ${r[m].delay_ns} ns`;
     let line = `check-protocol: ${name}: ${r.scheme}, user state ${r.user_bits} bits (${r.user_bytes} of ${r.user_limit_bytes} B); ` +
-      `${mod('incoming')}, ${mod('periodic')}; protocol ${r.levels} levels`;
+      `${mod('incoming')}, ${mod('periodic')}${r.transmit ? `, ${mod('transmit')} (tx state ${r.tx_bits} bits)` : ''}; ` +
+      `protocol ${r.levels} levels`;
     if (r.fixed) {
       line += `; whole path ${r.path_fixed_levels} fixed + ${r.path_levels - r.path_fixed_levels} (${r.path_module}) = ` +
         `${r.path_levels} levels ` +

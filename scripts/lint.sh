@@ -57,9 +57,13 @@ while IFS= read -r line; do
   done
   ys_script+="log -- tonic-config $name; read_slang -j 1$iargs $sources --top $top$sargs; hierarchy -check -top $top; design -reset; "
 done <<< "$configs"
+# The script goes in a file: as one -p argument it outgrew what the
+# WebAssembly build takes as its command line (an allocation failure).
+printf '%s\n' "${ys_script//; /$'\n'}" > "$OUT/read_slang.ys"
+[[ " ${mounts[*]} " == *" build "* ]] || mounts+=(build)
 margs=()
 for m in "${mounts[@]}"; do margs+=(--mount "$m"); done
-scripts/yosys "${margs[@]}" -- -p "$ys_script" > "$OUT/read_slang.log" 2>&1 &
+scripts/yosys "${margs[@]}" -- -s "$OUT/read_slang.ys" > "$OUT/read_slang.log" 2>&1 &
 ys_pid=$!
 
 while IFS= read -r line; do

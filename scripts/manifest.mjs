@@ -70,6 +70,9 @@ import {
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/// A protocol's optional transmit-event module (tonic_proto_transmit).
+export const TRANSMIT_FILE = 'transmit.v';
+
 /// A config that names a file set, with the set's top, sources (the
 /// protocol's files in place of "$protocol"), include dirs and proto_modules.
 function withFileset(where, c, filesets) {
@@ -77,12 +80,19 @@ function withFileset(where, c, filesets) {
   const set = filesets.get(c.fileset);
   if (!set) throw new Error(`${where}: config ${c.name}: no file set ${c.fileset}`);
   if (typeof c.protocol_dir !== 'string') throw new Error(`${where}: config ${c.name}: "fileset" needs "protocol_dir"`);
-  const files = c.protocol_sources ?? [`${c.protocol_dir}/incoming.v`, `${c.protocol_dir}/periodic_updates.v`];
+  // A protocol folder with a transmit.v has a transmit event: the sender
+  // file set compiles it and every build defines TONIC_PROTO_TRANSMIT
+  // (rtl/dd/tonic_dd_transmit.sv), the file's presence being the one fact.
+  const transmit = fs.existsSync(path.join(ROOT, c.protocol_dir, TRANSMIT_FILE));
+  const files = c.protocol_sources ?? [`${c.protocol_dir}/incoming.v`, `${c.protocol_dir}/periodic_updates.v`,
+    ...(transmit && set.proto_modules ? [`${c.protocol_dir}/${TRANSMIT_FILE}`] : [])];
   const { protocol_sources: _s, ...rest } = c;
   return {
     ...(set.top ? { top: set.top } : {}),
-    ...(set.proto_modules ? { proto_modules: set.proto_modules } : {}),
+    ...(set.proto_modules
+      ? { proto_modules: [...set.proto_modules, ...(transmit ? ['tonic_proto_transmit'] : [])] } : {}),
     ...rest,
+    ...(transmit ? { model_defines: { ...(rest.model_defines ?? {}), TONIC_PROTO_TRANSMIT: 1 } } : {}),
     sources: set.sources.flatMap((s) => (s === PROTOCOL_FILES ? files : [s])),
     include_dirs: [...(set.include_dirs ?? []), c.protocol_dir],
   };

@@ -148,7 +148,7 @@ function incoming(name, scheme) {
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{info_i, now_i, next_new_i, posted_i, acked_i, pending_i, rto_i, sack_valid_i,
+  assign unused_ok = ^{tx_i, info_i, now_i, next_new_i, posted_i, acked_i, pending_i, rto_i, sack_valid_i,
                        sack_idx_i, ecn_i, grant_i, newly_acked_i, dup_i, 32'(RtoMax)};`,
     rate: `  // CNP: halve the rate (not below RateMin). New ack: + RateStep up to
   // RateInit. NACK: go back N, mark [cum_ack, next_new).
@@ -174,7 +174,7 @@ function incoming(name, scheme) {
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{info_i, now_i, wnd_i, posted_i, acked_i, pending_i, rto_i, sack_valid_i, sack_idx_i,
+  assign unused_ok = ^{tx_i, info_i, now_i, wnd_i, posted_i, acked_i, pending_i, rto_i, sack_valid_i, sack_idx_i,
                        ecn_i, grant_i, newly_acked_i, dup_i, 32'(RtoMax)};`,
     tokens: `  // NACK (a trimmed segment's header came back): mark [sack_idx,
   // sack_idx + 1); the retransmission waits for a token like any segment.
@@ -190,7 +190,7 @@ function incoming(name, scheme) {
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{info_i, now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
+  assign unused_ok = ^{tx_i, info_i, now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
                        sack_valid_i, ecn_i, grant_i, newly_acked_i, dup_i, 32'(RtoMax),
                        32'(RtoTokens)};`,
   }[scheme];
@@ -260,7 +260,7 @@ module tonic_proto_periodic #(\`TONIC_PROTO_PARAMS(${s.userBits})) (\`TONIC_PROT
 
   // Inputs this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_i, posted_i, flight_i, acked_i, pending_i${periodicUnused[scheme]}};
+  assign unused_ok = ^{tx_i, now_i, wnd_i, posted_i, flight_i, acked_i, pending_i${periodicUnused[scheme]}};
 endmodule
 
 \`default_nettype wire

@@ -21,7 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { cli } from './lib/cli.mjs';
-import { ROOT } from './manifest.mjs';
+import { ROOT, TRANSMIT_FILE } from './manifest.mjs';
+import { readUserConfigs } from './registry.mjs';
 import { markdownTable, updateResults, writeReport } from './report.mjs';
 
 const PROTOS = path.join(ROOT, 'protocols');
@@ -63,6 +64,9 @@ export function describe(name, dir = path.join(PROTOS, name)) {
   const files = new Set();
   moduleFiles(inc, files);
   moduleFiles(per, files);
+  const tx = path.join(dir, TRANSMIT_FILE);
+  const transmit = fs.existsSync(tx);
+  if (transmit) moduleFiles(tx, files);
   const allText = [...files].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
   const w = allText.match(/`TONIC_PROTO_PARAMS\(\s*(\d+)\s*\)/);
   const cfgText = [cfg, ...[...fs.readFileSync(cfg, 'utf8').matchAll(/^\s*`include\s+"([^"]+)"/gm)]
@@ -74,6 +78,9 @@ export function describe(name, dir = path.join(PROTOS, name)) {
     name,
     scheme: s[1].toLowerCase(),
     user_bits: Number(w[1]),
+    // The transmit event (docs/protocol-api.md): its module and $bits(tx_t).
+    transmit,
+    tx_bits: transmit ? readUserConfigs(cfg).tx_bits : 0,
     lines,
     code_lines: code,
     files: [...files].map((f) => path.relative(ROOT, f)).sort(),

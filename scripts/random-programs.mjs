@@ -151,7 +151,7 @@ ${lines.join('\n')}
   \`TONIC_PROTO_DRIVE_VALUES(${last}, ${last}, ${last} + 32'd1, 32'(RtoInit), user_i);
 
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_i, next_new_i, posted_i, flight_i, acked_i, pending_i, rto_i, cum_ack_i,
+  assign unused_ok = ^{tx_i, now_i, wnd_i, next_new_i, posted_i, flight_i, acked_i, pending_i, rto_i, cum_ack_i,
                        sack_valid_i, sack_idx_i, ecn_i, grant_i, old_start_i, newly_acked_i, dup_i, info_i,
                        acked_lo, pending_hi, 32'(RtoMax), 32'(WndStep), 32'(WndFloor)};
 endmodule

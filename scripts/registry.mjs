@@ -274,21 +274,29 @@ export function readUserConfigs(file, defines = {}) {
   let fields = null;
   // Statements end at ';' (a struct body is one statement with its own ';').
   const structRe = /typedef\s+struct\s+packed\s*\{([\s\S]*?)\}\s*(\w+)\s*;/g;
-  for (const m of text.matchAll(structRe)) {
-    if (m[2] !== 'user_t') continue;
-    fields = [];
+  // The transmit state tx_t (a protocol with a transmit.v) comes first when
+  // user_t holds one: its width is user_t's field width.
+  let txBits = 0;
+  const structs = [...text.matchAll(structRe)];
+  const fieldsOf = (m, known) => {
+    const out = [];
     for (const decl of m[1].split(';').map((s) => s.trim()).filter(Boolean)) {
-      const d = decl.match(/^(?:logic|bit)\s*((?:\[[^\]]+\]\s*)*)([\w\s,]+)$/);
-      if (!d) throw new Error(`${where}: user_t field "${decl}": only logic [hi:lo]... name fields are read`);
-      let width = 1;
-      for (const dim of d[1].matchAll(/\[([^\]:]+):([^\]]+)\]/g)) {
+      const d = decl.match(/^(?:(logic|bit)|(\w+))\s*((?:\[[^\]]+\]\s*)*)([\w\s,]+)$/);
+      if (!d || (d[2] && !(d[2] in known))) {
+        throw new Error(`${where}: ${m[2]} field "${decl}": only logic [hi:lo]... name fields (or a tx_t) are read`);
+      }
+      let width = d[2] ? known[d[2]] : 1;
+      for (const dim of d[3].matchAll(/\[([^\]:]+):([^\]]+)\]/g)) {
         const hi = evalExpr(dim[1], env, defines, where);
         const lo = evalExpr(dim[2], env, defines, where);
         width *= Number(hi > lo ? hi - lo : lo - hi) + 1;
       }
-      for (const name of d[2].split(',').map((s) => s.trim()).filter(Boolean)) fields.push({ name, width });
+      for (const name of d[4].split(',').map((s) => s.trim()).filter(Boolean)) out.push({ name, width });
     }
-  }
+    return out;
+  };
+  for (const m of structs.filter((x) => x[2] === 'tx_t')) txBits = fieldsOf(m, {}).reduce((a, f) => a + f.width, 0);
+  for (const m of structs.filter((x) => x[2] === 'user_t')) fields = fieldsOf(m, txBits ? { tx_t: txBits } : {});
   const rest = text.replace(structRe, ';');
   let userInit = null;
   for (const st of rest.split(';').map((s) => s.replace(/\s+/g, ' ').trim()).filter(Boolean)) {
@@ -305,7 +313,7 @@ export function readUserConfigs(file, defines = {}) {
       userInit = expr;
       continue;
     }
-    if (/user_t/.test(type) || expr.startsWith("'{") || /\$bits/.test(expr)) continue;  // UserW
+    if (/user_t|tx_t/.test(type) || expr.startsWith("'{") || /\$bits/.test(expr)) continue;  // UserW, TxInit
     env[name] = evalExpr(expr, env, defines, `${where}: ${name}`);
   }
   if (!credit) throw new Error(`${where}: no CreditScheme`);
@@ -316,7 +324,7 @@ export function readUserConfigs(file, defines = {}) {
   const userBits = lsb;
   const laid = fields.map((f) => ((lsb -= f.width), { ...f, lsb }));
   if (userInit === null) throw new Error(`${where}: no localparam user_t UserInit`);
-  return { credit, consts: env, user_bits: userBits, user_fields: laid, user_init: readUserInit(userInit, laid, env, defines, where) };
+  return { credit, consts: env, user_bits: userBits, tx_bits: txBits, user_fields: laid, user_init: readUserInit(userInit, laid, env, defines, where) };
 }
 
 /// UserInit's value per user_t field (BigInt, cut to the field's width):

@@ -42,7 +42,7 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(126)) (`TONIC_PROTO_PERIODIC_P
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, posted_i, acked_i, pending_i, 32'(SsAckCap), 32'(ByteCounting),
+  assign unused_ok = ^{tx_i, now_i, posted_i, acked_i, pending_i, 32'(SsAckCap), 32'(ByteCounting),
                        32'(RttKarn), 32'(KSigBits), 32'(OrgHold), 32'(CubicCNum), 32'(CubicCDen),
                        32'(EstNum), 32'(EstDen), 32'(TimeShift)};
 endmodule

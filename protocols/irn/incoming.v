@@ -72,7 +72,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_INCOMING_PO
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{info_i, now_i, wnd_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
+  assign unused_ok = ^{tx_i, info_i, now_i, wnd_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
                        ecn_i, grant_i, newly_acked_i, dup_i, old_start_i[31:10], 32'(RtoMax)};
 endmodule
 `default_nettype wire

@@ -29,6 +29,6 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_PERIODIC_PO
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_i, posted_i, acked_i, pending_i, rto_i, user_i, 32'(RtoMax)};
+  assign unused_ok = ^{tx_i, now_i, wnd_i, posted_i, acked_i, pending_i, rto_i, user_i, 32'(RtoMax)};
 endmodule
 `default_nettype wire

@@ -40,7 +40,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(1)) (`TONIC_PROTO_INCOMING_POR
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{info_i, now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
+  assign unused_ok = ^{tx_i, info_i, now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i,
                        sack_valid_i, ecn_i, grant_i, newly_acked_i, dup_i, 32'(RtoMax),
                        32'(RtoTokens)};
 endmodule

@@ -26,6 +26,6 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(1)) (`TONIC_PROTO_PERIODIC_POR
 
   // Inputs this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_i, posted_i, flight_i, acked_i, pending_i, user_i};
+  assign unused_ok = ^{tx_i, now_i, wnd_i, posted_i, flight_i, acked_i, pending_i, user_i};
 endmodule
 `default_nettype wire

@@ -26,6 +26,6 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(76)) (`TONIC_PROTO_PERIODIC_PO
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, 32'(SsAckCap), 32'(RttKarn), 32'(ByteCounting)};
+  assign unused_ok = ^{tx_i, now_i, wnd_i, next_new_i, posted_i, acked_i, pending_i, 32'(SsAckCap), 32'(RttKarn), 32'(ByteCounting)};
 endmodule
 `default_nettype wire

@@ -94,7 +94,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(128)) (`TONIC_PROTO_INCOMING_P
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{info_i, now_i[31:16], wnd_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i, sack_valid_i,
+  assign unused_ok = ^{tx_i, info_i, now_i[31:16], wnd_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i, sack_valid_i,
                        sack_idx_i, ecn_i, grant_i, dup_i, 32'(RtoMax)};
 endmodule
 `default_nettype wire

@@ -67,7 +67,7 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(128)) (`TONIC_PROTO_PERIODIC_P
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{now_i[31:16], wnd_i, posted_i, flight_i, acked_i, pending_i,
+  assign unused_ok = ^{tx_i, now_i[31:16], wnd_i, posted_i, flight_i, acked_i, pending_i,
                        32'(SegBytes)};
 endmodule
 `default_nettype wire

@@ -268,7 +268,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
+  assign unused_ok = ^{tx_i, info_i.flow, info_i.seg_bytes, info_i.echo_ts, info_i.ecn_segs,
                        info_i.acked_bytes, info_i.rtx_cnt, now_i, rto_i, type_i,
                        cum_ack_i, ecn_i, grant_i};
 endmodule

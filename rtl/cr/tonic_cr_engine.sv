@@ -25,7 +25,8 @@
 //     is served again at once, so one flow alone gets every cycle.
 //   - txn_valid_o/txn_flow_o: one cycle after an address leaves (seg_valid_o
 //     && seg_ready_i), the DD engine is told (transmit notify; it decrements
-//     the flow's outstanding count). No ready.
+//     the flow's outstanding count, and a protocol's transmit event sees
+//     txn_idx_o, txn_rtx_o and txn_len_o). No ready.
 //   - Latency: an address enqueued in cycle t to an empty ring of an idle
 //     engine leaves in cycle t + 4 at the earliest (ready-set insert 2, ring
 //     read 1, output register 1).
@@ -68,6 +69,9 @@ module tonic_cr_engine #(
   // Transmit notify to the DD engine (no ready).
   output logic                 txn_valid_o,
   output logic      [IdW-1:0]  txn_flow_o,
+  output logic      [31:0]     txn_idx_o,    // the address that left: index,
+  output logic                 txn_rtx_o,    // retransmission,
+  output logic      [LenW-1:0] txn_len_o,    // length
   // Bad input: an enqueue to a full ring was dropped (one-cycle pulse).
   output logic                 enq_drop_o,
   // Flows in the ready set (statistics; tonic_flow_fifo count_o rules).
@@ -241,6 +245,9 @@ module tonic_cr_engine #(
   always_ff @(posedge clk_i) begin
     rd_flow_q  <= f;
     txn_flow_o <= seg_flow_o;
+    txn_idx_o  <= seg_idx_o;
+    txn_rtx_o  <= seg_rtx_o;
+    txn_len_o  <= seg_len_o;
   end
 
   // oq_room reserved a place for every read.

@@ -53,9 +53,9 @@
       // Transmit notify only for a flow with an address outstanding (the
       // counters as they stand before this cycle's generate and notify).
       if (a_on && txn_valid_i) begin
-        assert (ptr_t'(gen_t - tx_t) != '0 && ptr_t'(gen_t - tx_t) <= ptr_t'(RingN))
+        assert (ptr_t'(gen_t - tx_cnt_txn) != '0 && ptr_t'(gen_t - tx_cnt_txn) <= ptr_t'(RingN))
           else $error("dd_assert: outstanding <= N: notify of flow %0d with %0d outstanding", txn_flow_i,
-                      ptr_t'(gen_t - tx_t));
+                      ptr_t'(gen_t - tx_cnt_txn));
       end
       // Incoming stage 1: the window start only moves forward, up to next_new.
       if (a_on && u_incoming1.i1_ok) begin

@@ -114,6 +114,14 @@ module tonic_dd_engine
   input  wire logic            txn_valid_i,
   /// Its flow.
   input  wire logic [IdW-1:0]  txn_flow_i,
+  /// Its segment index (the transmit event, tonic_dd_transmit).
+  input  wire seq_t            txn_idx_i,
+  /// It was a retransmission.
+  input  wire logic            txn_rtx_i,
+  /// Its length.
+  input  wire logic [LenW-1:0] txn_len_i,
+  /// Its transmit stamp (seg_ts_o).
+  input  wire ts_t             txn_ts_i,
   /// Note to the host: a burst is complete (everything posted is acked).
   /// Dropped and counted when the host does not take it.
   output logic                 note_valid_o,
@@ -224,6 +232,18 @@ module tonic_dd_engine
   localparam cold_t ColdInit = cold_init();
   localparam int unsigned ColdW = $bits(cold_t);
 
+  // The transmit state (tonic_dd_transmit): the protocol's tx_t when its
+  // folder has a transmit.v (the build defines TONIC_PROTO_TRANSMIT), one
+  // bit reading 0 otherwise.
+`ifdef TONIC_PROTO_TRANSMIT
+  localparam int unsigned TxW = $bits(tx_t);
+  localparam logic [TxW-1:0] TxInitW = TxInit;
+`else
+  localparam int unsigned TxW = 1;
+  localparam logic [TxW-1:0] TxInitW = '0;
+`endif
+  logic [TxW-1:0] tx_in2, tx_per;
+
   // ---------------------------------------------------------------------
   // Signals between the processors, prefixed by the one that drives them.
   logic [31:0] now_q, now_d;
@@ -305,7 +325,7 @@ module tonic_dd_engine
   logic [LenW-1:0] seg_size_n, last_len_n, seg_size_i1;
   seq_t            start_c, start_i1, start_p, start_n;
   seq_t            next_i1, next_i2, next_p, next_n;
-  ptr_t            gen_c, gen_n, gen_t, tx_c, tx_n, tx_t;
+  ptr_t            gen_c, gen_n, gen_t, tx_c, tx_n, tx_cnt_txn;
   ring_t           acked_i1, acked_i2, acked_p;
   logic [2*W-1:0]  rcnt_i1, rcnt_n;
   ring_t           sent_i2, sent_p, sent_n;
@@ -389,7 +409,7 @@ module tonic_dd_engine
     .wnd_ns_o          (wnd_n),
     .mark_ns_o         (mark_n),
     .gen_txn_o         (gen_t),
-    .tx_txn_o          (tx_t),
+    .tx_txn_o          (tx_cnt_txn),
     .wnd_probe_o       (probe_wnd_o),
     .start_probe_o     (probe_start_o),
     .next_probe_o      (probe_next_o),
@@ -548,10 +568,35 @@ module tonic_dd_engine
     .s1_info_o      (s1_info)
   );
 
+  tonic_dd_transmit #(
+    .FlowCount(FlowCount),
+    .TxW      (TxW),
+    .TxInit   (TxInitW),
+    .LenW     (LenW),
+    .SimRam   (SimRam)
+  ) u_transmit (
+    .clk_i      (clk_i),
+    .rst_i      (rst_i),
+    .now_i      (now_q),
+    .clr_i      (c_add),
+    .clr_addr_i (cf),
+    .txn_valid_i(txn_valid_i),
+    .txn_flow_i (txn_flow_i),
+    .txn_idx_i  (txn_idx_i),
+    .txn_rtx_i  (txn_rtx_i),
+    .txn_len_i  (txn_len_i),
+    .txn_ts_i   (txn_ts_i),
+    .in2_ra_i   (i1f),
+    .per_ra_i   (pf_d),
+    .tx_in2_o   (tx_in2),
+    .tx_per_o   (tx_per)
+  );
+
   tonic_dd_incoming2 #(
     .FlowCount   (FlowCount),
     .W           (W),
     .UserW       (UserW),
+    .TxW         (TxW),
     .RtoMin      (RtoMin),
     .CreditScheme(CreditScheme)
   ) u_incoming2 (
@@ -581,6 +626,7 @@ module tonic_dd_engine
     .wnd_i          (wnd_i2),
     .mark_i         (mark_i2),
     .cold_i         (cold_i2),
+    .tx_i           (tx_in2),
     .mrg_i          (p_mrg),
     .mrg_mark_i     (p_mrg_mark),
     .mrg_user_i     (p_mrg_user),
@@ -618,6 +664,7 @@ module tonic_dd_engine
     .FlowCount(FlowCount),
     .W        (W),
     .UserW    (UserW),
+    .TxW      (TxW),
     .RtoMin   (RtoMin),
     .CreditOn (CreditOn)
   ) u_periodic (
@@ -642,6 +689,7 @@ module tonic_dd_engine
     .wnd_i        (wnd_p),
     .mark_i       (mark_p),
     .cold_i       (cold_p),
+    .tx_i         (tx_per),
     .deadline_i   (dl_s),
     .ns_fire_i    (ns_fire),
     .ns_rtx_i     (ns_rtx),
@@ -774,7 +822,7 @@ module tonic_dd_engine
     .txn_valid_i(txn_valid_i),
     .txn_flow_i (txn_flow_i),
     .gen_i      (gen_t),
-    .tx_i       (tx_t),
+    .tx_i       (tx_cnt_txn),
     .ns_fire_i  (ns_fire),
     .ns_flow_i  (nf),
     .ins_o      (t_ins),

@@ -29,6 +29,8 @@ module tonic_dd_incoming2
   parameter int unsigned W = 128,
   /// The protocol's user-state width.
   parameter int unsigned UserW = 1,
+  /// Transmit-state width (tonic_dd_transmit; 1 without a transmit.v).
+  parameter int unsigned TxW = 1,
   /// The protocol's RTO floor (cycles).
   parameter int unsigned RtoMin = 1,
   /// The protocol's credit scheme.
@@ -92,6 +94,8 @@ module tonic_dd_incoming2
   input  wire logic [W-1:0]     mark_i,
   /// Cold word of the flow.
   input  wire logic [ColdW-1:0] cold_i,
+  /// The flow's transmit state (read-only; tonic_dd_transmit).
+  input  wire logic [TxW-1:0]   tx_i,
   /// Next-seg generates a segment this cycle ...
   input  wire logic             ns_fire_i,
   /// ... a retransmission ...
@@ -201,7 +205,8 @@ module tonic_dd_incoming2
 
   tonic_proto_incoming #(
     .W    (W),
-    .UserW(UserW)
+    .UserW(UserW),
+    .TxW  (TxW)
   ) u_proto_in (
     .now_i          (now_i),
     .wnd_start_i    (s1_new_start_i),
@@ -213,6 +218,7 @@ module tonic_dd_incoming2
     .pending_i      (i2_pending),
     .rto_i          (cold_i2.rto),
     .user_i         (cold_i2.user),
+    .tx_i           (tx_i),
     .type_i         (s1_type_i),
     .cum_ack_i      (s1_cum_ack_i),
     .sack_valid_i   (s1_sack_valid_i),

@@ -37,6 +37,8 @@ module tonic_dd_periodic
   parameter int unsigned W = 128,
   /// The protocol's user-state width.
   parameter int unsigned UserW = 1,
+  /// Transmit-state width (tonic_dd_transmit; 1 without a transmit.v).
+  parameter int unsigned TxW = 1,
   /// The protocol's RTO floor (cycles).
   parameter int unsigned RtoMin = 1,
   /// 1: a credit scheme (rate or token): a call on every visit, credit clashes cancel.
@@ -90,6 +92,8 @@ module tonic_dd_periodic
   input  wire logic [W-1:0]     mark_i,
   /// Cold word of the visited flow.
   input  wire logic [ColdW-1:0] cold_i,
+  /// The flow's transmit state (read-only; tonic_dd_transmit).
+  input  wire logic [TxW-1:0]   tx_i,
   /// Deadline of the scan head (P0).
   input  wire logic [31:0]      deadline_i,
   /// Next-seg generates a segment this cycle ...
@@ -260,7 +264,8 @@ module tonic_dd_periodic
 
   tonic_proto_periodic #(
     .W    (W),
-    .UserW(UserW)
+    .UserW(UserW),
+    .TxW  (TxW)
   ) u_proto_per (
     .now_i          (now_i),
     .wnd_start_i    (p_ws),
@@ -272,6 +277,7 @@ module tonic_dd_periodic
     .pending_i      (p_pending),
     .rto_i          (cold_p.rto),
     .user_i         (cold_p.user),
+    .tx_i           (tx_i),
     .timeout_i      (p_timeout),
     .wnd_we_o       (p_wnd_we),
     .wnd_o          (p_wnd),

@@ -11,7 +11,7 @@
 // bound by position in a concatenation.
 //
 // Timing (tonic_state_ram): LUTRAM fields read by transmit notify
-// (gen_t, tx_t) are combinational, addressed in the same cycle; every other
+// (gen_t, the transmitted counter) are combinational, addressed in the same cycle; every other
 // read is registered (RegRead 1): the address presented in cycle t gives
 // in cycle t + 1 the word after the writes and the clear of cycle t, i.e.
 // what a combinational read in cycle t + 1 would return. A clear (flow ADD)

@@ -3,7 +3,8 @@
 // code, for scripts/check-protocol. It instantiates a protocol's
 // tonic_proto_incoming and tonic_proto_periodic exactly as the DD engine
 // does (tonic_dd_incoming2 and tonic_dd_periodic: by name, every port
-// connected by name, W and UserW passed), so that
+// connected by name, W, UserW and TxW passed), and the optional
+// tonic_proto_transmit as tonic_dd_transmit does, so that
 // `verilator --lint-only -Wall` and Yosys read_slang reject a protocol whose
 // modules lack a port (PINNOTFOUND), have a port the engine does not
 // connect (PINMISSING), give a port another width (WIDTH) or a module
@@ -21,6 +22,10 @@ module tonic_proto_harness #(
   parameter  int unsigned W     = 128,
   /// The protocol's user-state width (its TONIC_PROTO_PARAMS(n)).
   parameter  int unsigned UserW = 1,
+  /// The protocol's transmit-state width ($bits(tx_t) with a transmit.v,
+  /// which the checker then compiles with TONIC_PROTO_TRANSMIT defined; 1
+  /// without).
+  parameter  int unsigned TxW   = 1,
   localparam int unsigned CntW  = $clog2(W) + 1,
   /// Width of one module's outputs, concatenated in port order.
   localparam int unsigned OutW  = 1 + CntW + 1 + 32 + 32 + 1 + 32 + 1 + 1 + UserW + 1 + 32 + 1 + 16
@@ -41,7 +46,16 @@ module tonic_proto_harness #(
   /// rto_we, rto, timer_restart, user_we, user, rate_we, rate, tokens_we, tokens}.
   output logic [OutW-1:0]             in_o,
   /// tonic_proto_periodic's outputs, in the same order.
-  output logic [OutW-1:0]             per_o
+  output logic [OutW-1:0]             per_o,
+  /// The transmit event's inputs (tonic_proto_transmit, when the protocol
+  /// has one) ...
+  input  wire logic [15:0]            tx_flow_i,
+  input  wire tonic_dd_pkg::seq_t     tx_idx_i,
+  input  wire logic                   tx_rtx_i,
+  input  wire logic [15:0]            tx_len_i,
+  input  wire tonic_dd_pkg::ts_t      tx_ts_i,
+  /// ... and its outputs {tx_we, tx} (0 without one).
+  output logic [TxW:0]                tx_o
 );
   logic                in_wnd_we, in_mark_we, in_rto_we, in_restart, in_user_we, in_rate_we, in_tokens_we;
   logic [CntW-1:0]     in_wnd;
@@ -52,7 +66,8 @@ module tonic_proto_harness #(
 
   tonic_proto_incoming #(
     .W    (W),
-    .UserW(UserW)
+    .UserW(UserW),
+    .TxW  (TxW)
   ) u_in (
     .now_i          (now_i),
     .wnd_start_i    (wnd_start_i),
@@ -64,6 +79,7 @@ module tonic_proto_harness #(
     .pending_i      (pending_i),
     .rto_i          (rto_i),
     .user_i         (user_i),
+    .tx_i           (tx_i),
     .type_i         (type_i),
     .cum_ack_i      (cum_ack_i),
     .sack_valid_i   (sack_valid_i),
@@ -101,7 +117,8 @@ module tonic_proto_harness #(
 
   tonic_proto_periodic #(
     .W    (W),
-    .UserW(UserW)
+    .UserW(UserW),
+    .TxW  (TxW)
   ) u_per (
     .now_i          (now_i),
     .wnd_start_i    (wnd_start_i),
@@ -113,6 +130,7 @@ module tonic_proto_harness #(
     .pending_i      (pending_i),
     .rto_i          (rto_i),
     .user_i         (user_i),
+    .tx_i           (tx_i),
     .timeout_i      (timeout_i),
     .wnd_we_o       (pe_wnd_we),
     .wnd_o          (pe_wnd),
@@ -131,6 +149,29 @@ module tonic_proto_harness #(
   );
   assign per_o = {pe_wnd_we, pe_wnd, pe_mark_we, pe_lo, pe_hi, pe_rto_we, pe_rto, pe_restart,
                   pe_user_we, pe_user, pe_rate_we, pe_rate, pe_tokens_we, pe_tokens};
+
+`ifdef TONIC_PROTO_TRANSMIT
+  logic           tx_we;
+  logic [TxW-1:0] tx_n;
+  tonic_proto_transmit #(
+    .TxW(TxW)
+  ) u_tx (
+    .now_i  (now_i),
+    .flow_i (tx_flow_i),
+    .idx_i  (tx_idx_i),
+    .rtx_i  (tx_rtx_i),
+    .len_i  (tx_len_i),
+    .ts_i   (tx_ts_i),
+    .tx_i   (tx_i),
+    .tx_we_o(tx_we),
+    .tx_o   (tx_n)
+  );
+  assign tx_o = {tx_we, tx_n};
+`else
+  assign tx_o = '0;
+  logic unused_tx;
+  assign unused_tx = ^{tx_flow_i, tx_idx_i, tx_rtx_i, tx_len_i, tx_ts_i};
+`endif
 endmodule
 
 `default_nettype wire

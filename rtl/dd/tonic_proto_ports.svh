@@ -20,10 +20,13 @@
 // TONIC_PROTO_PARAMS(user_w): W, the window ring size (a power of two,
 // 8..256); UserW, the user-state width, by default user_w, which must equal
 // $bits(user_t) of the protocol's user_configs.vh (tonic_proto_config.svh
-// checks both); CntW, the width of a count 0..W (not to be overridden).
+// checks both); TxW, the width of the transmit state (tx_t of a protocol
+// with a transmit.v, 1 otherwise, tx_i then reads 0); CntW, the width of a
+// count 0..W (not to be overridden).
 `define TONIC_PROTO_PARAMS(user_w) \
   parameter  int unsigned W     = 128, \
   parameter  int unsigned UserW = user_w, \
+  parameter  int unsigned TxW   = 1, \
   localparam int unsigned CntW  = $clog2(W) + 1
 
 // Inputs of both modules: the flow's state.
@@ -37,7 +40,8 @@
   input  wire logic [W-1:0]           acked_i, \
   input  wire logic [W-1:0]           pending_i, \
   input  wire logic [31:0]            rto_i, \
-  input  wire logic [UserW-1:0]       user_i,
+  input  wire logic [UserW-1:0]       user_i, \
+  input  wire logic [TxW-1:0]         tx_i,
 
 // Outputs of both modules: each write with its enable.
 `define TONIC_PROTO_WRITE_OUTPUTS \
@@ -76,6 +80,24 @@
   `TONIC_PROTO_STATE_INPUTS \
   input  wire logic                   timeout_i, \
   `TONIC_PROTO_WRITE_OUTPUTS
+
+// tonic_proto_transmit (the optional transmit.v): TxW, the width of the
+// protocol's tx_t; the segment that left and the flow's transmit state;
+// the new transmit state and its enable. Its parameter list is
+// TONIC_PROTO_TX_PARAMS.
+`define TONIC_PROTO_TX_PARAMS \
+  parameter  int unsigned TxW = 1
+
+`define TONIC_PROTO_TRANSMIT_PORTS \
+  input  wire logic [31:0]            now_i, \
+  input  wire tonic_dd_pkg::flow_id_t flow_i, \
+  input  wire tonic_dd_pkg::seq_t     idx_i, \
+  input  wire logic                   rtx_i, \
+  input  wire logic [15:0]            len_i, \
+  input  wire tonic_dd_pkg::ts_t      ts_i, \
+  input  wire logic [TxW-1:0]         tx_i, \
+  output logic                        tx_we_o, \
+  output logic [TxW-1:0]              tx_o
 
 // TONIC_PROTO_DRIVE_VALUES(wnd_v, lo_v, hi_v, rto_v, user_v): the value
 // outputs from the module's values, each 0 while its enable is 0 (the form

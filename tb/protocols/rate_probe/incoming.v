@@ -10,7 +10,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(1)) (`TONIC_PROTO_INCOMING_POR
   `TONIC_PROTO_DRIVE_CREDIT(cum_ack_i, 0);
   `TONIC_PROTO_DRIVE_VALUES(1, 0, 0, 0, 0);
   logic unused_ok;
-  assign unused_ok = ^{info_i, now_i, wnd_start_i, wnd_i, next_new_i, posted_i, flight_i, acked_i,
+  assign unused_ok = ^{tx_i, info_i, now_i, wnd_start_i, wnd_i, next_new_i, posted_i, flight_i, acked_i,
                        pending_i, rto_i, user_i, sack_valid_i, sack_idx_i, ecn_i, grant_i,
                        old_start_i, newly_acked_i, dup_i, 32'(RtoMax)};
 endmodule

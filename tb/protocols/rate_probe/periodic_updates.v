@@ -8,7 +8,7 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(1)) (`TONIC_PROTO_PERIODIC_POR
   `TONIC_PROTO_NO_CREDIT;
   `TONIC_PROTO_DRIVE_VALUES(1, 0, 0, 0, 0);
   logic unused_ok;
-  assign unused_ok = ^{now_i, wnd_start_i, wnd_i, next_new_i, posted_i, flight_i, acked_i,
+  assign unused_ok = ^{tx_i, now_i, wnd_start_i, wnd_i, next_new_i, posted_i, flight_i, acked_i,
                        pending_i, rto_i, user_i, timeout_i, 32'(RtoMax)};
 endmodule
 `default_nettype wire
