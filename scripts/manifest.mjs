@@ -89,9 +89,11 @@ function withFileset(where, c, filesets) {
   const { protocol_sources: _s, ...rest } = c;
   return {
     ...(set.top ? { top: set.top } : {}),
-    ...(set.proto_modules
-      ? { proto_modules: [...set.proto_modules, ...(transmit ? ['tonic_proto_transmit'] : [])] } : {}),
+    ...(set.proto_modules ? { proto_modules: set.proto_modules } : {}),
     ...rest,
+    // The transmit module is the protocol's too (synth-estimate keeps it apart).
+    ...((rest.proto_modules ?? set.proto_modules) && transmit
+      ? { proto_modules: [...(rest.proto_modules ?? set.proto_modules), 'tonic_proto_transmit'] } : {}),
     ...(transmit ? { model_defines: { ...(rest.model_defines ?? {}), TONIC_PROTO_TRANSMIT: 1 } } : {}),
     sources: set.sources.flatMap((s) => (s === PROTOCOL_FILES ? files : [s])),
     include_dirs: [...(set.include_dirs ?? []), c.protocol_dir],

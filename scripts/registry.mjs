@@ -680,7 +680,9 @@ export function protocolConfigs(p) {
       out.push({
         name: `${p.name}_${kind}${sfx}`, block, protocol: p.name, top: `tonic_proto_${kind}`,
         fileset: 'tonic_proto', protocol_sources: [`${p.dir}/${file}`], protocol_dir: p.dir,
-        params: { W: w }, ...(kind === 'incoming' && w === 128 ? { synth: true, levels_target: 12 } : {}),
+        // A protocol with a transmit event: its tx_t width (TONIC_PROTO_PARAMS' TxW).
+        params: { W: w, ...(p.tx_bits ? { TxW: p.tx_bits } : {}) },
+        ...(kind === 'incoming' && w === 128 ? { synth: true, levels_target: 12 } : {}),
       });
     }
   }

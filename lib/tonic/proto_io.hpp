@@ -64,6 +64,9 @@ struct ProtoIn {
   ProtoRing pending;
   uint32_t rto = 0;
   ProtoUser user;
+  // tx_i: the flow's transmit state (a protocol with a transmit.v; its
+  // tx_t, up to 64 bits here), 0 otherwise.
+  uint64_t tx = 0;
   // Incoming only.
   uint8_t type = kRxAck;  // 3 bits
   uint32_t cum_ack = 0;

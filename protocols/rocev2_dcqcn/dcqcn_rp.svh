@@ -23,9 +23,12 @@ end
 if (DcqcnF < 1 || DcqcnF > 7 || DcqcnGShift < 1 || DcqcnGShift > 10) begin : g_check_stages
   $fatal(1, "rocev2: F must be in 1..7 and the g shift in 1..10");
 end
-// One ack adds at most W segments: at most one byte event per call.
-if (DcqcnB < 1 || DcqcnB > (1 << 24) || SegBytes < 1 || W * SegBytes > DcqcnB) begin : g_check_bytes
-  $fatal(1, "rocev2: need 1 <= B <= 2^24 and W * SegBytes <= B");
+// The byte counter is sent - base mod 2^24 (incoming.v): it holds B - 1
+// plus what a flow sends between two incoming calls, up to 4 W segments of
+// 4096 B (RoCE's largest MTU) leaving room for go-back-N resends; then one
+// call sees at most one byte event.
+if (DcqcnB < 1 || 64'(DcqcnB) + 64'(4 * W * 4096) > 64'(1 << 24)) begin : g_check_bytes
+  $fatal(1, "rocev2: need 1 <= B and B + 4 * W * 4096 <= 2^24");
 end
 
 typedef logic [26:0] dcqcn_rate_t;

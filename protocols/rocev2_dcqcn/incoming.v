@@ -7,9 +7,11 @@
 //  - CNP: the DCQCN cut. Rt = Rc; Rc = max(Rc - (Rc * alpha >> 11), Rmin);
 //    alpha = min(alpha - (alpha >> 8) + 4, 1024); stage counts and the byte
 //    count 0; both timers restart at now (unvisited expiries are dropped).
-//  - ACK / SACK / NACK: bytes += newly acked * SegBytes; reaching B is a
-//    byte event (b_cnt = min(b_cnt + 1, F), one increase step). A new ack
-//    resets the RTO and restarts the timer.
+//  - any other event: the byte counter. transmit.v counts the bytes that
+//    left (tx_i.sent, mod 2^24, every segment's length, resends too);
+//    sent - base reaching B is a byte event (base += B, b_cnt = min(b_cnt +
+//    1, F), one increase step). A CNP sets base = sent. A new ack resets the
+//    RTO and restarts the timer.
 //  - NACK (cum_ack = the receiver's expected PSN, already wnd_start): go
 //    back N, mark [wnd_start, next_new); RTO reset, timer restarted.
 // rate_we_o iff Rc changes or on a CNP (rate_o = the new Rc, RU: a CNP
@@ -27,14 +29,15 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(128)) (`TONIC_PROTO_INCOMING_P
   `include "../rocev2_dcqcn/dcqcn_rp.svh"
 
   user_t               u, u_n;
-  logic                is_cnp, is_nack, new_ack, counted, byte_ev;
+  logic                is_cnp, is_nack, new_ack, byte_ev;
   // CNP: the cut uses alpha before its update. Rc * alpha (27 x 11 bits)
   // fits one 27 x 18 DSP multiplier.
   dcqcn_rate_t         cut, cut_left;
   dcqcn_rate_t         cut_rc;
   dcqcn_alpha_t        cnp_alpha;
-  // Byte counter: bytes + newly acked * SegBytes < 2 * B <= 2^25.
-  logic [31:0]         byte_sum;
+  // Byte counter: the bytes sent since base, mod 2^24 (dcqcn_rp.svh bounds it).
+  tx_t                 tx;
+  logic [23:0]         since;
   dcqcn_stage_t        b_cnt_ev;
   dcqcn_rates_t        byte_rates;
   assign u         = user_t'(user_i);
@@ -46,10 +49,9 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(128)) (`TONIC_PROTO_INCOMING_P
   assign cut_rc    = (cut_left < 27'(DcqcnRmin)) ? 27'(DcqcnRmin) : cut_left;
   assign cnp_alpha = (dcqcn_alpha_decay(u.alpha) + 11'(1024 >> DcqcnGShift) > 11'd1024) ? 11'd1024
                    : dcqcn_alpha_decay(u.alpha) + 11'(1024 >> DcqcnGShift);
-  // Stage 1 counts newly acked segments only for the ack-carrying types.
-  assign counted    = !is_cnp && newly_acked_i != '0;
-  assign byte_sum   = 32'(u.bytes) + 32'(newly_acked_i) * 32'(SegBytes);
-  assign byte_ev    = byte_sum >= 32'(DcqcnB);
+  assign tx         = tx_t'(tx_i);
+  assign since      = tx.sent - u.base;
+  assign byte_ev    = !is_cnp && since >= 24'(DcqcnB);
   assign b_cnt_ev   = dcqcn_stage_inc(u.b_cnt);
   assign byte_rates = dcqcn_increase(u.rc, u.rt, u.t_cnt, b_cnt_ev);
 
@@ -65,20 +67,16 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(128)) (`TONIC_PROTO_INCOMING_P
       u_n.alpha   = cnp_alpha;
       u_n.t_cnt   = '0;
       u_n.b_cnt   = '0;
-      u_n.bytes   = '0;
+      u_n.base    = tx.sent;
       u_n.t_due   = now_i[15:0] + 16'(DcqcnT);
       u_n.k_due   = now_i[15:0] + 16'(DcqcnK);
-    end else if (counted) begin
+    end else if (byte_ev) begin
       user_we_o = 1'b1;
-      if (byte_ev) begin
-        rate_we_o = byte_rates.changed;
-        u_n.bytes = 24'(byte_sum - 32'(DcqcnB));
-        u_n.b_cnt = b_cnt_ev;
-        u_n.rc    = byte_rates.rc;
-        u_n.rt    = byte_rates.rt;
-      end else begin
-        u_n.bytes = 24'(byte_sum);
-      end
+      rate_we_o = byte_rates.changed;
+      u_n.base  = u.base + 24'(DcqcnB);
+      u_n.b_cnt = b_cnt_ev;
+      u_n.rc    = byte_rates.rc;
+      u_n.rt    = byte_rates.rt;
     end
     // Loss recovery: go back N on a NACK; any new ack resets the RTO.
     if (!is_cnp && (new_ack || is_nack)) begin
@@ -94,7 +92,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(128)) (`TONIC_PROTO_INCOMING_P
 
   // Inputs and configuration this protocol does not use.
   logic unused_ok;
-  assign unused_ok = ^{tx_i, info_i, now_i[31:16], wnd_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i, sack_valid_i,
-                       sack_idx_i, ecn_i, grant_i, dup_i, 32'(RtoMax)};
+  assign unused_ok = ^{info_i, now_i[31:16], wnd_i, posted_i, acked_i, pending_i, rto_i, cum_ack_i, sack_valid_i,
+                       sack_idx_i, ecn_i, grant_i, newly_acked_i, dup_i, 32'(RtoMax), 32'(SegBytes)};
 endmodule
 `default_nettype wire

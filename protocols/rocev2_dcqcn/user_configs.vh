@@ -29,15 +29,23 @@ localparam int unsigned DcqcnT      = 5500;       // T: rate-increase timer peri
 localparam int unsigned DcqcnB      = 10000000;   // B: byte-counter period (bytes), <= 2^24
 localparam int unsigned DcqcnF      = 5;          // F: stage count that ends fast recovery, <= 7
 localparam int unsigned DcqcnGShift = 8;          // g = 2^-8 = 1/256
-// Bytes the byte counter adds per newly acked segment (the segment size L
-// the flows are added with; a short last segment counts as L, as its
-// release does in the CR engine).
+// The segment size L the flows of the tests and of sim/netsim's RoCE
+// scenarios are added with (the modules do not read it: the byte counter
+// counts the lengths of the segments that leave, transmit.v).
 // +define+TONIC_CFG_DCQCN_SEG_BYTES=<n> sets it at build time.
 `ifdef TONIC_CFG_DCQCN_SEG_BYTES
 localparam int unsigned SegBytes    = `TONIC_CFG_DCQCN_SEG_BYTES;
 `else
 localparam int unsigned SegBytes    = 1024;
 `endif
+
+// Transmit state (transmit.v, its only writer; incoming reads it): the
+// bytes that left, every segment's length counted when it leaves,
+// retransmissions too, mod 2^24.
+typedef struct packed {
+  logic [23:0] sent;  // bytes sent, mod 2^24
+} tx_t;
+localparam tx_t TxInit = '{sent: 24'd0};
 
 // User state: 128 bits, the engine's trace limit (first field most
 // significant). Due times are the low 16 bits of the cycle of the next
@@ -49,7 +57,7 @@ typedef struct packed {
   logic [10:0] alpha;  // alpha, Q10 (1024 = 1.0)
   logic [2:0]  t_cnt;  // timer stage count, 0..F
   logic [2:0]  b_cnt;  // byte stage count, 0..F
-  logic [23:0] bytes;  // bytes toward the next byte event, 0..B-1
+  logic [23:0] base;   // tx sent at the last byte event or CNP (mod 2^24): sent - base bytes count toward the next
   logic [15:0] t_due;  // rate-timer due cycle (low 16 bits)
   logic [15:0] k_due;  // alpha-timer due cycle (low 16 bits)
 } user_t;
@@ -71,7 +79,7 @@ localparam int unsigned BurstBytes = 16384;
 localparam int unsigned TokensInit = 0;      // token scheme only
 
 localparam user_t UserInit = '{fresh: 1'b1, rc: 27'(RateInit), rt: 27'(RateInit), alpha: 11'd1024,
-                               t_cnt: 3'd0, b_cnt: 3'd0, bytes: 24'd0, t_due: 16'd0, k_due: 16'd0};
+                               t_cnt: 3'd0, b_cnt: 3'd0, base: 24'd0, t_due: 16'd0, k_due: 16'd0};
 
 // RoCE has no congestion window: the rate alone limits the flow. The window
 // stays at InitWnd (never written), 128 - 8 as the usable part of a 128-slot
@@ -89,7 +97,7 @@ localparam int unsigned RtoMax   = 1280000;  // RtoInit << 6
 //  - a CNP's cut restarts both timers and clears the stage counts: it wins
 //    whole (the timer expiries it overlaps are dropped, as on any CNP);
 //  - otherwise the timers are the periodic call's (fresh, alpha, t_cnt,
-//    t_due, k_due), the byte counter is incoming's (bytes, b_cnt), and
+//    t_due, k_due), the byte counter is incoming's (base, b_cnt), and
 //    Rc / Rt are incoming's if its byte event changed Rc, else the call's.
 //    When a byte event and a rate-timer expiry meet, the byte event's
 //    increase is the one applied (the timer's stage count still advances);
@@ -102,7 +110,7 @@ function automatic user_t user_merge(tonic_dd_pkg::rx_type_e typ, user_t merge_o
   user_t m;
   if (typ == tonic_dd_pkg::RxCnp) return merge_in;
   m       = merge_per;
-  m.bytes = merge_in.bytes;
+  m.base  = merge_in.base;
   m.b_cnt = merge_in.b_cnt;
   if (merge_in.rc != merge_old.rc) begin
     m.rc = merge_in.rc;

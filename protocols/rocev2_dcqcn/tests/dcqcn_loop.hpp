@@ -14,8 +14,11 @@
 //   - a receiver event (ACK, CNP) pushed in cycle c reaches the sender in
 //     c + ret_delay and acts `lag` cycles later (the RTL's rx input
 //     register and incoming stage 1, kStage2Lag): Rp::cnp(t) for a CNP,
-//     Rp::sent(newly acked segments * seg_bytes, t) for an ACK (bytes are
-//     counted from acks, as protocols/rocev2_dcqcn does);
+//     Rp::sent(bytes, t) for an ACK, the bytes of the segments that left
+//     in cycle t - 3 or earlier and no earlier event took (the protocol's
+//     transmit event counts bytes as they leave and its incoming module
+//     takes them: docs/protocol-api.md, "Transmit event"); a CNP discards
+//     them (the byte counter restarts);
 //   - Rp::visit(t) every visit_period cycles (the engine's periodic calls);
 //   - rate pacing: each flow earns Rc bytes per 2^20 cycles (the RU of
 //     ../dcqcn_ref.hpp) into a credit capped at burst_bytes (the protocol's
@@ -59,7 +62,7 @@ struct LoopConfig {
   std::vector<uint64_t> start{0, 100'000};  // start cycle of each flow (size = flow count)
   uint64_t run = 8'000'000;                 // cycles simulated
   uint64_t bin = 100'000;                   // throughput bin (cycles)
-  uint32_t seg_bytes = 1024;                // segment size; also the bytes counted per acked segment
+  uint32_t seg_bytes = 1024;                // segment size
   uint32_t burst_bytes = 16'384;            // D: credit cap (bytes)
   uint32_t window = 120;                    // segments in flight at most (InitWnd; 0: no bound)
   uint64_t fwd_delay = 100;                 // sender -> switch (cycles)
@@ -136,11 +139,12 @@ class DcqcnLoop {
         const RxEvent& e = back_.front().second;
         Flow& f = flows_[e.flow];
         if (f.rp) {
+          const uint32_t bytes = f.take_sent(c);
           if (e.type == kRxCnp) {
             f.rp->cnp(c);
-          } else if (seq_lt(f.acked, e.cum_ack)) {
-            f.rp->sent(seq_dist(f.acked, e.cum_ack) * cfg_.seg_bytes, c);
-            f.acked = e.cum_ack;
+          } else {
+            if (bytes > 0) f.rp->sent(bytes, c);
+            if (seq_lt(f.acked, e.cum_ack)) f.acked = e.cum_ack;
           }
         }
         back_.pop_front();
@@ -175,6 +179,7 @@ class DcqcnLoop {
           p.flow = i;
           p.seg = f.next++;
           p.len = cfg_.seg_bytes;
+          f.tx_log.push_back({c, p.len});
           fwd_.push_back({c + cfg_.fwd_delay, p});
           next = std::min(next, c + cfg_.fwd_delay);
           sent = true;
@@ -211,6 +216,16 @@ class DcqcnLoop {
     uint64_t last = 0;       // cycle the credit was last brought up to date
     uint32_t next = 0;       // next PSN
     uint32_t acked = 0;      // cumulative ack seen
+    std::deque<std::pair<uint64_t, uint32_t>> tx_log;  // segments sent and not yet taken: {cycle, bytes}
+    /// The bytes of the segments sent in cycle c - 3 or earlier, taken.
+    uint32_t take_sent(uint64_t c) {
+      uint32_t b = 0;
+      while (!tx_log.empty() && tx_log.front().first + 3 <= c) {
+        b += tx_log.front().second;
+        tx_log.pop_front();
+      }
+      return b;
+    }
   };
 
   LoopConfig cfg_;

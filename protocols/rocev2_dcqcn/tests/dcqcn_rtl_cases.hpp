@@ -7,7 +7,9 @@
 // Verilated modules (RoceFlow checks the non-DCQCN outputs and the rate
 // write on every call); the reference gets the same event:
 //   CNP (incoming, RxCnp)                 -> Rp::cnp(now)
-//   ack of n new segments (incoming)      -> Rp::sent(n * SegBytes, now)
+//   n segments sent, then acked (incoming) -> Rp::sent(n * SegBytes, now)
+// (the transmit event counts the bytes as they leave, RoceFlow::transmit;
+// the next incoming call turns them into byte events)
 //   periodic visit (not dropped)          -> Rp::visit(now)
 // and after every event Rc, Rt, alpha, both stage counts, the byte count,
 // the due times and the engine's rate equal the reference's.
@@ -48,7 +50,7 @@ struct Pair {
     visit(start);  // ADD, then the first visit starts the timers at `start`
     REQUIRE(!f.u().fresh);
   }
-  void check() const { require_same(f.u(), rp, f.rate); }
+  void check() const { require_same(f.u(), rp, f.rate, f.byte_count()); }
   RoceOut cnp(uint64_t t) {
     now = t;
     const RoceOut o = f.incoming(ref::kRxCnp, 0, t);
@@ -60,6 +62,7 @@ struct Pair {
   RoceOut ack(uint32_t n, uint64_t t, uint8_t type = ref::kRxAck) {
     now = t;
     if (f.flight() < n) f.next_new = f.wnd_start + n;
+    f.transmit(n * kSeg);
     const RoceOut o = f.incoming(type, n, t);
     if (n > 0) rp.sent(n * kSeg, t);
     check();
@@ -76,6 +79,7 @@ struct Pair {
   std::pair<RoceOut, RoceOut> ack_with_visit(uint32_t n, uint64_t t) {
     now = t;
     if (f.flight() < n) f.next_new = f.wnd_start + n;
+    f.transmit(n * kSeg);
     const auto o = f.merged(ref::kRxAck, n, t);
     rp.visit_and_sent(n * kSeg, t);
     check();
@@ -120,9 +124,10 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: a fresh flow starts its timers on the first visit
   }
   SECTION("bytes before the first visit count; the timers still wait") {
     f.next_new = 100;
+    f.transmit(100 * kSeg);
     f.incoming(ref::kRxAck, 100, 50);
     REQUIRE(f.u().fresh);
-    REQUIRE(f.u().bytes == 100 * kSeg);
+    REQUIRE(f.byte_count() == 100 * kSeg);
   }
 }
 
@@ -236,10 +241,10 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries; a visit in an ack
   SECTION("a visit in the cycle of an ack: merged, the expiries processed on time") {
     p.visit(due - 5);
     const auto [in, per] = p.ack_with_visit(3, due);
-    REQUIRE(in.user_we);
+    REQUIRE(!in.user_we);  // no byte event: the ack writes no user state
     REQUIRE(per.rate_we);
     REQUIRE(p.f.rate == RoceUser::unpack(per.user).rc);
-    REQUIRE(p.f.u().bytes == 3 * kSeg);
+    REQUIRE(p.f.byte_count() == 3 * kSeg);
     REQUIRE(p.rp.stats().timer_events == 1);
     REQUIRE(p.rp.stats().alpha_decays == 1);
     REQUIRE(p.f.u().t_due == ((due + RoceCfg::kT) & 0xffffU));
@@ -269,7 +274,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: beyond the visit-period condition the module catc
   f.visit(late + 1);
   f.visit(late + 2);
   REQUIRE(!f.visit(late + 3).user_we);  // caught up
-  require_same(f.u(), rp, f.rate);
+  require_same(f.u(), rp, f.rate, f.byte_count());
 }
 
 TEMPLATE_TEST_CASE("dcqcn_rtl: go-back: a NACK and a timeout mark from wnd_start to next_new",
@@ -278,16 +283,17 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: go-back: a NACK and a timeout mark from wnd_start
   f.visit(1);
   f.next_new = 1040;  // 1000..1039 sent
   // ACK 1010: RTO reset and timer restarted, nothing marked.
+  f.transmit(40 * kSeg);
   RoceOut o = f.incoming(ref::kRxAck, 10, 2);
   REQUIRE((!o.mark_we && o.rto_we && o.rto == RoceCfg::kRtoInit && o.timer_restart));
-  REQUIRE(f.u().bytes == 10 * kSeg);
+  REQUIRE(f.byte_count() == 40 * kSeg);  // what left, acked or not
   // NACK(1015): stage 1 moved wnd_start to 1015; go back to it.
   o = f.incoming(ref::kRxNack, 5, 3);
   REQUIRE(o.mark_we);
   REQUIRE(o.mark_lo == 1015);
   REQUIRE(o.mark_hi == 1040);
   REQUIRE((o.rto_we && o.rto == RoceCfg::kRtoInit && o.timer_restart));
-  REQUIRE(f.u().bytes == 15 * kSeg);
+  REQUIRE(f.byte_count() == 40 * kSeg);
   // A repeated NACK(1015) marks again (the receiver rate-limits NACKs).
   o = f.incoming(ref::kRxNack, 0, 4);
   REQUIRE((o.mark_we && o.mark_lo == 1015 && o.mark_hi == 1040));
@@ -366,7 +372,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
         max_gap = std::max(max_gap, next_visit - last_visit);
         last_visit = next_visit;
         INFO("visit at " << next_visit << " event " << ev);
-        require_same(f.u(), rp, f.rate);
+        require_same(f.u(), rp, f.rate, f.byte_count());
         next_visit = last_visit + rng.range(std::min<uint64_t>(3, vmax), vmax);
       }
       // A visit in the cycle of the incoming event is merged with it.
@@ -396,6 +402,9 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
         const bool nack = rng.chance(0.03);
         nacks += nack;
         const uint8_t type = nack ? ref::kRxNack : (rng.chance(0.9) ? ref::kRxAck : ref::kRxSack);
+        // The k acked segments' bytes left before this call (the transmit
+        // event counts them; the call turns them into byte events).
+        f.transmit(k * kSeg);
         if (with_visit) {
           f.merged(type, k, t);
           rp.visit_and_sent(k * kSeg, t);
@@ -404,7 +413,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: random schedules equal the reference after every 
           if (k > 0) rp.sent(k * kSeg, t);
         }
       }
-      require_same(f.u(), rp, f.rate);
+      require_same(f.u(), rp, f.rate, f.byte_count());
     }
     const ref::dcqcn::Stats& st = rp.stats();
     INFO("seed " << seed << ": " << ref::dcqcn::to_string(st));

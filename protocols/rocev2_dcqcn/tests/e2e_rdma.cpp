@@ -189,7 +189,8 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
 
   struct FlowState {
     std::unique_ptr<Rp> rp;
-    uint32_t ws = 0;                 // window start as stage 2 saw it
+    TxBytes tx;                      // the bytes the transmit event counted, by cycle
+    uint64_t consumed = 0;           // of which incoming has taken (the reference got them)
     std::deque<uint64_t> cnp_at;     // CNP schedule (cycles)
     uint64_t compared = 0, cnps = 0, acks_counted = 0, rate_changes = 0, merged = 0;
     uint32_t rate = RoceCfg::kC;     // Rc the RTL last wrote (RU)
@@ -218,7 +219,7 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
     const uint32_t t_due16 = uint32_t(r.t_due - off) & 0xffff, k_due16 = uint32_t(r.k_due - off) & 0xffff;
     ++st.compared;
     if (u.fresh || u.rc != r.rc || u.rt != r.rt || u.alpha != r.alpha || u.t_cnt != r.t_cnt || u.b_cnt != r.b_cnt ||
-        u.bytes != r.bytes || u.t_due != t_due16 || u.k_due != k_due16) {
+        byte_count(st.consumed, u) != r.bytes || u.t_due != t_due16 || u.k_due != k_due16) {
       err.fail(c, "flow " + std::to_string(f) + " after " + what + ": RTL " + u.str() + " | Rp " +
                       ref::dcqcn::to_string(r) + " (due16 " + std::to_string(t_due16) + "/" +
                       std::to_string(k_due16) + ")");
@@ -236,6 +237,7 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
     acker.on_seg(s);
     if (s.flow >= kFlows) return;
     FlowState& st = fs[s.flow];
+    st.tx.on_seg(s);
     st.sent += s.len;
     const double earned = st.earned + double(st.rate) * double(s.cycle - st.t_rate) / 1048576.0;
     st.dev_hi = std::max(st.dev_hi, double(st.sent) - earned);
@@ -272,17 +274,17 @@ TEST_CASE("e2e_rdma: rocev2: after every CNP, ack and timer call the DCQCN state
       } else if (!st.rp) {
         err.fail(c, "an event before the first periodic call");
       } else if (ev->type == SysRx::kCnp) {
+        st.consumed = st.tx.seen_by(c);  // the CNP restarts the byte counter
         st.rp->cnp(c);  // a merged call too: the CNP wins whole
         ++st.cnps;
         compare(c, ti.flow, ti, ti.merged ? "a CNP with a periodic call" : "a CNP");
       } else {
-        // Bytes as the protocol counts them: newly acked segments * SegBytes.
-        uint32_t bytes = 0;
-        if (ev->type <= SysRx::kNack && seq_lt(st.ws, ev->cum_ack)) {
-          bytes = seq_dist(st.ws, ev->cum_ack) * kSeg;
-          st.ws = ev->cum_ack;
-          ++st.acks_counted;
-        }
+        // Bytes as the protocol counts them: what left by c - 3 (the
+        // transmit event), taken by any call of incoming.
+        const uint64_t seen = st.tx.seen_by(c);
+        const auto bytes = static_cast<uint32_t>(seen - st.consumed);
+        st.consumed = seen;
+        if (bytes > 0) ++st.acks_counted;
         if (ti.merged) {
           st.rp->visit_and_sent(bytes, c);
           ++st.merged;
@@ -358,22 +360,25 @@ TEST_CASE("e2e_rdma: rocev2: DCQCN's timers fire on schedule for a flow acked ev
   const uint64_t kRun = 12 * uint64_t{params.t_cycles} + 2000;
   std::unique_ptr<Rp> rp;
   uint64_t start = 0, acks = 0, merged = 0, calls = 0, compared = 0;
-  uint32_t ws = 0;
+  TxBytes tx;             // the bytes the transmit event counted, by cycle
+  uint64_t consumed = 0;  // of which incoming has taken (the reference got them)
   // 64-byte segments: at the line rate (125 B per cycle) the CR engine
-  // sends one per cycle, so an ack comes back in every cycle. (The
-  // protocol counts SegBytes per acked segment whatever their length.)
+  // sends one per cycle, so an ack comes back in every cycle.
   open_flows(tb, acker, 1, 1u << 24, 64);
   auto compare = [&](uint64_t c, const SysTrace& t, const char* what) {
     ++compared;
     const RoceUser u = RoceUser::from(t);
     const ref::dcqcn::State r = rp->state();
     if (u.rc != r.rc || u.rt != r.rt || u.alpha != r.alpha || u.t_cnt != r.t_cnt || u.b_cnt != r.b_cnt ||
-        u.bytes != r.bytes) {
+        byte_count(consumed, u) != r.bytes) {
       err.fail(c, std::string("after ") + what + ": RTL " + u.str() + " | Rp " + ref::dcqcn::to_string(r));
     }
   };
   uint32_t due0 = 0;  // the first call's t_due (engine clock, 16 bits)
-  tb.on_seg = [&](const SysSeg& s) { acker.on_seg(s); };
+  tb.on_seg = [&](const SysSeg& s) {
+    acker.on_seg(s);
+    if (s.flow == 0) tx.on_seg(s);
+  };
   tb.on_cycle = [&](Vtonic_rocev2_dcqcn_16x128& d) {
     const uint64_t c = tb.cycle();
     log.sample(c, d);
@@ -394,11 +399,9 @@ TEST_CASE("e2e_rdma: rocev2: DCQCN's timers fire on schedule for a flow acked ev
     if (ti.valid && ti.flow == 0 && rp) {
       const SysRxCmd* ev = stage2_event(log, c, ti, err);
       if (ev) {
-        uint32_t bytes = 0;
-        if (ev->type <= SysRx::kNack && seq_lt(ws, ev->cum_ack)) {
-          bytes = seq_dist(ws, ev->cum_ack) * kSeg;
-          ws = ev->cum_ack;
-        }
+        const uint64_t seen = tx.seen_by(c);
+        const auto bytes = static_cast<uint32_t>(seen - consumed);
+        consumed = seen;
         ++acks;
         if (ti.merged) {
           ++merged;

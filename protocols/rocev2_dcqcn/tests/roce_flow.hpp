@@ -81,7 +81,7 @@ struct RoceUser {
   uint32_t alpha = 1024;             // 11 bits
   uint32_t t_cnt = 0;                // 3 bits
   uint32_t b_cnt = 0;                // 3 bits
-  uint32_t bytes = 0;                // 24 bits
+  uint32_t base = 0;                 // 24 bits: the transmit state's sent at the last byte event or CNP
   uint32_t t_due = 0;                // 16 bits
   uint32_t k_due = 0;                // 16 bits
 
@@ -95,7 +95,7 @@ struct RoceUser {
     f(alpha, 11);
     f(t_cnt, 3);
     f(b_cnt, 3);
-    f(bytes, 24);
+    f(base, 24);
     f(t_due, 16);
     f(k_due, 16);
   }
@@ -106,7 +106,7 @@ struct RoceUser {
   static RoceUser merge(uint8_t type, const RoceUser& old, const RoceUser& in, const RoceUser& per) {
     if (type == ref::kRxCnp) return in;
     RoceUser m = per;
-    m.bytes = in.bytes;
+    m.base = in.base;
     m.b_cnt = in.b_cnt;
     if (in.rc != old.rc) {
       m.rc = in.rc;
@@ -120,7 +120,7 @@ struct RoceUser {
   std::string str() const {
     std::ostringstream os;
     os << "fresh=" << fresh << " rc=" << rc << " rt=" << rt << " alpha=" << alpha << " t_cnt=" << t_cnt
-       << " b_cnt=" << b_cnt << " bytes=" << bytes << " t_due=" << t_due << " k_due=" << k_due;
+       << " b_cnt=" << b_cnt << " base=" << base << " t_due=" << t_due << " k_due=" << k_due;
     return os.str();
   }
 };
@@ -200,6 +200,8 @@ class RoceFlow {
   uint32_t next_new;
   uint32_t rto = RoceCfg::kRtoInit;
   uint32_t rate = RoceCfg::kRateInit;  // the CR engine's R
+  // The transmit state (transmit.v): bytes sent, mod 2^24.
+  uint32_t sent = 0;
   // Counts of what the modules did.
   uint64_t rate_writes = 0;
   uint64_t calls = 0;
@@ -208,6 +210,10 @@ class RoceFlow {
   RoceUser u() const { return RoceUser::unpack(user); }
   void set_user(const RoceUser& v) { user = v.pack(); }
   uint32_t flight() const { return next_new - wnd_start; }
+  /// `bytes` left the sender (the transmit event's write, before the next call).
+  void transmit(uint32_t bytes) { sent = (sent + bytes) & 0xFFFFFFU; }
+  /// The byte counter as the module sees it: sent - base, mod 2^24.
+  uint32_t byte_count() const { return (sent - u().base) & 0xFFFFFFU; }
 
   /// An incoming event at cycle `now` (low 32 bits go to now_i): `newly`
   /// segments acked cumulatively (wnd_start advances by that much for the
@@ -290,6 +296,7 @@ class RoceFlow {
     in.flight = flight();
     in.rto = rto;
     in.user = user;
+    in.tx = sent;
     return in;
   }
   /// The outputs outside DCQCN, the value-0-while-disabled form and the
@@ -329,7 +336,8 @@ class RoceFlow {
 
 /// The RTL state against the reference, field for field (due times as their
 /// low 16 bits once the timers are started).
-inline void require_same(const RoceUser& u, const ref::dcqcn::Rp& rp, uint32_t engine_rate) {
+/// `byte_count`: the module's byte counter, sent - base mod 2^24.
+inline void require_same(const RoceUser& u, const ref::dcqcn::Rp& rp, uint32_t engine_rate, uint32_t byte_count) {
   const ref::dcqcn::State s = rp.state();
   INFO("rtl " << u.str() << "\nref " << ref::dcqcn::to_string(s));
   REQUIRE(u.rc == s.rc);
@@ -337,7 +345,7 @@ inline void require_same(const RoceUser& u, const ref::dcqcn::Rp& rp, uint32_t e
   REQUIRE(u.alpha == s.alpha);
   REQUIRE(u.t_cnt == s.t_cnt);
   REQUIRE(u.b_cnt == s.b_cnt);
-  REQUIRE(u.bytes == s.bytes);
+  REQUIRE(byte_count == s.bytes);
   REQUIRE(engine_rate == s.rc);
   if (!u.fresh) {
     REQUIRE(u.t_due == (s.t_due & 0xffffU));

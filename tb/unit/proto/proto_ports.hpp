@@ -98,6 +98,10 @@ void drive_inputs(Model& m, const ProtoIn& in, unsigned user_w) {
   put_bits(m.pending_i, in.pending, in.w);
   m.rto_i = in.rto;
   put_bits(m.user_i, in.user, user_w);
+  // tx_i: TxW bits (1 without a transmit.v); a scalar port up to 64 bits.
+  using TxPort = std::remove_reference_t<decltype(m.tx_i)>;
+  static_assert(sizeof(TxPort) <= sizeof(uint64_t), "tx_i wider than 64 bits: not driven by this harness");
+  m.tx_i = static_cast<TxPort>(in.tx);
   if constexpr (Incoming) {
     m.type_i = in.type & 7U;
     m.cum_ack_i = in.cum_ack;
