@@ -99,7 +99,7 @@ function main(check) {
     ['protocol', (r) => r.name],
     ['credit scheme', (r) => r.scheme],
     ['user state (bits)', (r) => r.user_bits],
-    ['lines (both modules)', (r) => r.lines],
+    ['lines (its modules)', (r) => r.lines],
     ['code lines', (r) => r.code_lines],
     ['files', (r) => r.files.map((f) => `\`${f}\``).join(', ')],
   ]));
