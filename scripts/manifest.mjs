@@ -18,7 +18,7 @@
 //            the Verilated model (+define+), to `make lint` (Verilator
 //            +define+, read_slang -D), to `make netlist` and to `make
 //            synth-estimate` (read_slang -D; e.g. the user-state cost
-//            builds of the reference protocol)
+//            builds, protocol.json *_user<N>)
 //   include_dirs  optional: directories searched by `include (Verilator -I,
 //            read_slang -I), relative to the project root; default none
 //   model    false: not built as a Verilated model (synthesis/lint only)

@@ -46,12 +46,14 @@
 //   its result goes to build/synth/C/ only, not into the reports.
 //   --user-state: no synthesis; the "User-state cost" table of
 //   docs/results.md from the result.json of the builds named *_user<N>
-//   (the reference protocol's user-state builds, protocol.json: user_t
-//   padded to N bytes by TONIC_CFG_USER_BYTES). Every run that writes the
-//   reports writes it too.
+//   (the user-state cost builds, one protocol per credit scheme,
+//   protocol.json: user_t padded to N bytes by TONIC_CFG_USER_BYTES), by
+//   protocol and size, with the BRAM36 per extra 16 B within one protocol
+//   and flow count. Every run that writes the reports writes it too.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { engineUserBits, USER_LIMIT_BYTES } from './check-protocol.mjs';
 import { analyze, SPLIT_ATTR } from './levels.mjs';
 import { describe } from './protocols.mjs';
 import { cli } from './lib/cli.mjs';
@@ -82,7 +84,7 @@ const jobs = opts.jobs;
 
 function yosysScript(c) {
   // A build variant's defines (model_defines, e.g. the user-state cost
-  // builds of the reference protocol) reach read_slang as -D.
+  // builds, protocol.json *_user<N>) reach read_slang as -D.
   const params = Object.entries(c.params).map(([k, v]) => ` -G ${k}=${v}`).join('')
     + Object.entries(c.model_defines ?? {}).map(([k, v]) => ` -D ${k}=${v}`).join('');
   const incs = c.include_dirs.map((d) => ` -I ${d}`).join('');
@@ -218,37 +220,58 @@ const all = loadConfigs();
 const protoOf = (r) => all.find((c) => c.name === r.name)?.include_dirs.find((d) => d.startsWith('protocols/'))?.slice(10);
 
 /// The user-state cost table (docs/results.md, section synth-user): the
-/// builds named <top>_user<N> (N bytes of user state per flow), by flow
-/// count and N, from their build/synth/<config>/result.json; per flow
-/// count, the BRAM36 an extra 16 B costs between consecutive sizes.
+/// builds named <top>_user<N> (N bytes of user state per flow; one protocol
+/// per credit scheme), by protocol, flow count and N, from their
+/// build/synth/<config>/result.json; within one protocol and size, the
+/// BRAM36 an extra 16 B costs between consecutive sizes.
 function writeUserStateTable() {
+  const schemeOrder = Object.keys(USER_LIMIT_BYTES);  // window, rate, token
   const rows = [];
   for (const c of all.filter((x) => /_user\d+$/.test(x.name))) {
     const f = path.join(ROOT, 'build', 'synth', c.name, 'result.json');
     if (!fs.existsSync(f)) continue;
     const r = JSON.parse(fs.readFileSync(f, 'utf8'));
-    rows.push({ ...r, user_bytes: Number(c.name.match(/_user(\d+)$/)[1]) });
+    const protocol = protoOf(r);
+    rows.push({ ...r, protocol, scheme: describe(protocol)?.scheme ?? '', user_bytes: Number(c.name.match(/_user(\d+)$/)[1]) });
   }
   if (rows.length === 0) return;
-  rows.sort((a, b) => a.params.FlowCount - b.params.FlowCount || a.user_bytes - b.user_bytes);
+  const rank = (r) => (schemeOrder.includes(r.scheme) ? schemeOrder.indexOf(r.scheme) : schemeOrder.length);
+  rows.sort((a, b) => rank(a) - rank(b) || a.protocol.localeCompare(b.protocol) ||
+    a.params.FlowCount - b.params.FlowCount || a.params.Window - b.params.Window || a.user_bytes - b.user_bytes);
+  const group = (r) => `${r.protocol} ${r.params.FlowCount} ${r.params.Window}`;
   rows.forEach((r, i) => {
     const p = rows[i - 1];
-    if (p && p.params.FlowCount === r.params.FlowCount && p.params.Window === r.params.Window) {
-      r.bram36_per_16b = round2(((r.bram36 - p.bram36) * 16) / (r.user_bytes - p.user_bytes));
-    }
+    if (p && group(p) === group(r)) r.bram36_per_16b = round2(((r.bram36 - p.bram36) * 16) / (r.user_bytes - p.user_bytes));
   });
+  const max = (r) => USER_LIMIT_BYTES[r.scheme] === r.user_bytes;
   const table = markdownTable(rows, [
-    ['config', (r) => r.name], ['flows x window', (r) => `${r.params.FlowCount} x ${r.params.Window}`],
-    ['user state (B / flow)', (r) => r.user_bytes], ['BRAM36', (r) => r.bram36],
-    ['BRAM36 per extra 16 B', (r) => r.bram36_per_16b ?? ''], ['LUT', (r) => r.lut], ['(LUTRAM)', (r) => r.lutram],
+    ['protocol / credit', (r) => `${r.protocol} / ${r.scheme}`], ['config', (r) => r.name],
+    ['flows x window', (r) => `${r.params.FlowCount} x ${r.params.Window}`],
+    ['user state (B / flow)', (r) => `${r.user_bytes}${max(r) ? ' (max)' : ''}`], ['BRAM36', (r) => r.bram36],
+    ['BRAM36 per extra 16 B', (r) => r.bram36_per_16b ?? ''],
+    // 16 B of every flow: FlowCount x 128 bits; a BRAM36 holds 36 Kb.
+    ['x raw', (r) => (r.bram36_per_16b == null ? '' : round2(r.bram36_per_16b / ((r.params.FlowCount * 128) / 36864)))],
+    ['LUT', (r) => r.lut], ['(LUTRAM)', (r) => r.lutram],
     ['FF', (r) => r.ff], ['levels', (r) => r.levels], ['fixed levels', (r) => r.levels_fixed ?? ''],
   ]);
-  const note = 'The reference protocol with its `user_t` padded to N bytes per flow ' +
-    '(protocol.json builds `*_user<N>`, define TONIC_CFG_USER_BYTES; the padding rotates by one bit on ' +
-    'every write, so it is live state); Yosys as above. The engine takes up to 448 B ' +
-    '(`tonic_dd_pkg::UserWMax`); per extra 16 B: the BRAM36 difference to the size above it in the table, ' +
-    'per 16 B. The user state is part of the cold word, a memory with two writers (incoming stage 2, ' +
-    'periodic) and two readers, built as 2 x 2 banks: about four times the raw bits.\n\n';
+  // The protocols in the table, each with its credit scheme.
+  const protos = [...new Map(rows.map((r) => [r.protocol, r])).values()].map((r) => `${r.protocol} (${r.scheme} credit)`);
+  // User-state builds without a row: not synthesized (the build's synth_note
+  // says why) or not run yet.
+  const userBuilds = all.filter((c) => /_user\d+$/.test(c.name));
+  const notes = userBuilds.filter((c) => c.synth_note).map((c) => ` Not synthesized: ${c.name} (${c.synth_note}).`);
+  const missing = userBuilds.filter((c) => c.synth && !rows.some((r) => r.name === c.name)).map((c) => c.name);
+  const list = protos.length < 2 ? protos.join('') : `${protos.slice(0, -1).join(', ')} and ${protos.at(-1)}`;
+  const note = `The user-state cost builds of ${list}: the protocol's \`user_t\` padded to N bytes ` +
+    'per flow (protocol.json builds `*_user<N>`, define TONIC_CFG_USER_BYTES; the padding rotates by one bit on ' +
+    'every write, so it is live state); Yosys as above. The maxima, marked (max), are the Tonic paper\'s per ' +
+    `scheme (${Object.entries(USER_LIMIT_BYTES).map(([k, v]) => `${k} ${v} B`).join(', ')}; scripts/check-protocol ` +
+    `enforces them); the engine takes up to ${engineUserBits() / 8} B (\`tonic_dd_pkg::UserWMax\`). ` +
+    'Per extra 16 B: the BRAM36 difference to the next smaller size of the same protocol, flow count and window, ' +
+    'per 16 B; x raw: that over the raw bits of 16 B at that flow count, in 36 Kb BRAM36. The user state is ' +
+    'part of the cold word, a memory with two writers (incoming stage 2, periodic) and two readers, built as ' +
+    '2 x 2 banks: about four times the raw bits.' +
+    notes.join('') + (missing.length ? ` Not run yet: ${missing.join(', ')}.` : '') + '\n\n';
   updateResults('synth-user', 'User-state cost (synthesis estimate)', note + table);
   process.stdout.write(`synth-estimate: user-state cost table of docs/results.md (${rows.length} builds)\n`);
 }

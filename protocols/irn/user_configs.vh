@@ -16,6 +16,13 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditRate;
 // in_rec is set (0 otherwise); high_off outlives a recovery until the window
 // passes it, so that no NACK marks a segment twice.
 typedef struct packed {
+`ifdef TONIC_CFG_USER_BYTES
+  // Only in the builds that measure what user state costs (protocol.json
+  // "builds" *_user<N>, make synth-estimate): padding to
+  // TONIC_CFG_USER_BYTES bytes in all, rotated by one bit on every write
+  // (incoming.v, periodic_updates.v) so that synthesis keeps it.
+  logic [`TONIC_CFG_USER_BYTES * 8 - 19:0] pad;
+`endif
   logic       in_rec;    // in loss recovery (a NACK or a timeout marked segments)
   logic [7:0] rec_off;   // recovery point - wnd_start (recovery point = next_new - 1 on entry)
   logic [8:0] high_off;  // end of the last range marked - wnd_start (0..W; 0 = at or below wnd_start)
@@ -27,7 +34,7 @@ typedef struct packed {
 `ifndef TONIC_PROTO_MODULE
 localparam int unsigned UserW = $bits(user_t);
 `endif
-localparam user_t UserInit = '{in_rec: 1'b0, rec_off: 8'd0, high_off: 9'd0};
+localparam user_t UserInit = '{in_rec: 1'b0, rec_off: 8'd0, high_off: 9'd0, default: '0};
 
 // BDP flow control: at most ceil(C * RTT / MTU) segments outstanding. For
 // 100 Gb/s, an 8 us base RTT and 1 KB segments: 100 KB / 1 KB -> 98. The

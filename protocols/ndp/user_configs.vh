@@ -12,6 +12,13 @@ localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditToken;
 
 // User state: 1 bit, as the paper reports for NDP.
 typedef struct packed {
+`ifdef TONIC_CFG_USER_BYTES
+  // Only in the builds that measure what user state costs (protocol.json
+  // "builds" *_user<N>, make synth-estimate): padding to
+  // TONIC_CFG_USER_BYTES bytes in all, rotated by one bit on every write
+  // (incoming.v, periodic_updates.v) so that synthesis keeps it.
+  logic [`TONIC_CFG_USER_BYTES * 8 - 2:0] pad;
+`endif
   logic backoff;  // a timeout backed the RTO off and no new ack has reset it yet
 } user_t;
 
@@ -21,7 +28,7 @@ typedef struct packed {
 `ifndef TONIC_PROTO_MODULE
 localparam int unsigned UserW = $bits(user_t);
 `endif
-localparam user_t UserInit = '{backoff: 1'b0};
+localparam user_t UserInit = '{backoff: 1'b0, default: '0};
 
 // Window (segments): NDP has no congestion window, tokens limit it. InitWnd
 // is only the engine's cap on segments in flight, set just under the
