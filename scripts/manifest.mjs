@@ -87,13 +87,13 @@ function withFileset(where, c, filesets) {
   const files = c.protocol_sources ?? [`${c.protocol_dir}/incoming.v`, `${c.protocol_dir}/periodic_updates.v`,
     ...(transmit && set.proto_modules ? [`${c.protocol_dir}/${TRANSMIT_FILE}`] : [])];
   const { protocol_sources: _s, ...rest } = c;
+  // The config's own proto_modules, else the set's; the transmit module is
+  // the protocol's too (synth-estimate keeps it apart).
+  const protoModules = rest.proto_modules ?? set.proto_modules;
   return {
     ...(set.top ? { top: set.top } : {}),
-    ...(set.proto_modules ? { proto_modules: set.proto_modules } : {}),
     ...rest,
-    // The transmit module is the protocol's too (synth-estimate keeps it apart).
-    ...((rest.proto_modules ?? set.proto_modules) && transmit
-      ? { proto_modules: [...(rest.proto_modules ?? set.proto_modules), 'tonic_proto_transmit'] } : {}),
+    ...(protoModules ? { proto_modules: [...protoModules, ...(transmit ? ['tonic_proto_transmit'] : [])] } : {}),
     ...(transmit ? { model_defines: { ...(rest.model_defines ?? {}), TONIC_PROTO_TRANSMIT: 1 } } : {}),
     sources: set.sources.flatMap((s) => (s === PROTOCOL_FILES ? files : [s])),
     include_dirs: [...(set.include_dirs ?? []), c.protocol_dir],
