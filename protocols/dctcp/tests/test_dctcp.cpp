@@ -192,7 +192,7 @@ TEST_CASE("proto: dctcp: an ack past the period's end closes it and starts the n
   REQUIRE(f.u().obs_marked == 0);
 }
 
-TEST_CASE("proto: dctcp: an ECN echo in recovery does not cut; loss ends a cwr window",
+TEST_CASE("proto: dctcp: an ECN echo in recovery does not cut, loss ends a cwr window",
           "[proto][dctcp][smoke]") {
   DctcpFlow f;
   User u;

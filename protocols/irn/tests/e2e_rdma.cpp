@@ -29,7 +29,7 @@ using namespace tonic::e2e;
 // ===========================================================================
 // IRN (rate credit under the BDP window, selective retransmission)
 
-TEST_CASE("e2e_rdma: irn: directed NACKs resend only the gap below the arriving PSN; bad SACKs and acks ignored",
+TEST_CASE("e2e_rdma: irn: directed NACKs resend only the gap below the arriving PSN, bad SACKs and acks ignored",
           "[e2e_rdma][irn][smoke][badinput]") {
   Directed<Vtonic_irn_16x128> t;
   constexpr uint32_t kA = 1, kB = 4, kNone = 9, kSeg = 1024, kBdp = 98;
@@ -67,7 +67,7 @@ TEST_CASE("e2e_rdma: irn: directed NACKs resend only the gap below the arriving 
   CHECK(t.tb.errors() == 0);
 }
 
-TEST_CASE("e2e_rdma: irn: random loss: only lost segments are resent, once each; everything delivered",
+TEST_CASE("e2e_rdma: irn: random loss: only lost segments are resent, once each, everything delivered",
           "[e2e_rdma][irn][stress]") {
   TONIC_SEED(0x69726e);
   constexpr uint32_t kFlows = 3, kSegs = 3000, kSeg = 1024;

@@ -93,7 +93,7 @@ TEST_CASE("proto_rx: irn: a NACK marks the gap below the arriving PSN once and e
   REQUIRE(f.pending == std::set<uint32_t>{52, 56});
 }
 
-TEST_CASE("proto_rx: irn: new acks age the recovery; the ack past the recovery point ends it",
+TEST_CASE("proto_rx: irn: new acks age the recovery, the ack past the recovery point ends it",
           "[proto_rx][irn][smoke]") {
   IrnFlow f;
   f.send(20);                // 0..19

@@ -93,7 +93,7 @@ TEST_CASE("proto_rx: ndp: a NACK marks exactly the trimmed segment and restarts 
   REQUIRE(f.newly_marked.empty());
 }
 
-TEST_CASE("proto_rx: ndp: a PULL writes nothing; the fixed function turns it into tokens",
+TEST_CASE("proto_rx: ndp: a PULL writes nothing, the fixed function turns it into tokens",
           "[proto_rx][ndp][smoke]") {
   TONIC_SEED(0x9208'1001);
   Rng rng(tonic_seed_);
@@ -112,7 +112,7 @@ TEST_CASE("proto_rx: ndp: a PULL writes nothing; the fixed function turns it int
   REQUIRE(f.protocol_tokens == 0);
 }
 
-TEST_CASE("proto_rx: ndp: new acks restart the timer; the first after a timeout resets the RTO",
+TEST_CASE("proto_rx: ndp: new acks restart the timer, the first after a timeout resets the RTO",
           "[proto_rx][ndp][smoke]") {
   NdpFlow f;
   f.send(10);

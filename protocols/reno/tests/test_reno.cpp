@@ -89,7 +89,7 @@ TEST_CASE("proto: reno: slow start grows by one per ack (RFC 5681), by at most 2
   check_new_ack(f, f.ack(12), 4 + 3 * per2);  // stretch ack of 8 segments
 }
 
-TEST_CASE("proto: reno: congestion avoidance adds one segment per cwnd acks (RFC 5681; per cwnd segments with byte counting)",
+TEST_CASE("proto: reno: congestion avoidance adds one segment per cwnd acks (RFC 5681, per cwnd segments with byte counting)",
           "[proto][reno][smoke]") {
   RenoFlow f;
   User u;

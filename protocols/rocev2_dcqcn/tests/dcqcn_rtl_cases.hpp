@@ -223,7 +223,7 @@ TEMPLATE_TEST_CASE("dcqcn_rtl: Rc stops at Rmin and a CNP at Rmin writes the rat
   REQUIRE(p.f.u().rc == RoceCfg::kRmin);
 }
 
-TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries; a visit in an ack's cycle is merged with it",
+TEMPLATE_TEST_CASE("dcqcn_rtl: a CNP drops unvisited expiries, a visit in an ack's cycle is merged with it",
                    "[dcqcn_rtl][smoke]", DCQCN_RTL_FLOWS) {
   Pair<TestType> p(0);
   p.cnp(10);

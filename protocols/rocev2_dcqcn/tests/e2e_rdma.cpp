@@ -30,7 +30,7 @@ using namespace tonic::e2e;
 // ===========================================================================
 // RoCEv2 with DCQCN and go-back-N (rate credit)
 
-TEST_CASE("e2e_rdma: rocev2: directed go-back-N from the NACKed index; bad acks and foreign beats ignored",
+TEST_CASE("e2e_rdma: rocev2: directed go-back-N from the NACKed index, bad acks and foreign beats ignored",
           "[e2e_rdma][rocev2][smoke][badinput]") {
   Directed<Vtonic_rocev2_dcqcn_16x128> t;
   constexpr uint32_t kA = 3, kB = 6, kNone = 9, kSeg = RoceCfg::kSegBytes, kW = RoceCfg::kInitWnd;
@@ -59,7 +59,7 @@ TEST_CASE("e2e_rdma: rocev2: directed go-back-N from the NACKed index; bad acks 
   CHECK(t.tb.errors() == 0);
 }
 
-TEST_CASE("e2e_rdma: rocev2: random loss: each NACK(expected) resends exactly from it; all delivered in order",
+TEST_CASE("e2e_rdma: rocev2: random loss: each NACK(expected) resends exactly from it, all delivered in order",
           "[e2e_rdma][rocev2][stress]") {
   TONIC_SEED(0x726f6365);
   constexpr uint32_t kFlows = 3, kSegs = 3000, kSeg = RoceCfg::kSegBytes;

@@ -102,7 +102,7 @@ TEST_CASE("gb0_receiver: while waiting, a NACK again at most once per gap", "[gb
   CHECK(rx.stats(0).nacks == 3);
 }
 
-TEST_CASE("gb0_receiver: a gap in a later message keeps the completed ones; duplicates are re-acked",
+TEST_CASE("gb0_receiver: a gap in a later message keeps the completed ones, duplicates are re-acked",
           "[gb0_receiver][smoke]") {
   Gb0Receiver rx = make_rx(4);
   rx.open(3, 0);

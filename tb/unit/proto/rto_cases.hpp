@@ -128,7 +128,7 @@ TEMPLATE_TEST_CASE("rto: RTT steps follow RFC 6298 exactly in integers and close
   CHECK(f.rto < 4 * u + 4 * u);
 }
 
-TEMPLATE_TEST_CASE("rto: an echoed retransmission: no sample under Karn's rule, a sample with timestamps; no echo: no sample",
+TEMPLATE_TEST_CASE("rto: an echoed retransmission: no sample under Karn's rule, a sample with timestamps, no echo: no sample",
                    "[proto][rto]", PROTO_RTO_FLOWS) {
   using namespace tonic::prototb;
   using Twin = typename TestType::Twin;

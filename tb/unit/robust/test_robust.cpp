@@ -381,7 +381,7 @@ TEST_CASE("robust: the watchdog trips once per stall of wdog_limit_i cycles", "[
                       {"first_trip_cycle_after_stall_start", ev[0].first - t0}});
 }
 
-TEST_CASE("robust: posting beyond the window is accepted; the flight stays inside cwnd", "[robust]") {
+TEST_CASE("robust: posting beyond the window is accepted, the flight stays inside cwnd", "[robust]") {
   SysTb<Top> tb(kFlows, 5);
   IdealAcker acker(kFlows, 80);
   uint64_t bad = 0, max_flight = 0;

@@ -388,7 +388,7 @@ TEST_CASE("rx: TCP delayed ack echoes the earliest segment it covers, the timer 
   CHECK((a[2].cum_ack == 4 && a[2].echo == echo_of(30, false)));
 }
 
-TEST_CASE("rx: NACKs echo the packet that triggered them; other packets carry no echo",
+TEST_CASE("rx: NACKs echo the packet that triggered them, other packets carry no echo",
           "[rx][smoke]") {
   Tb tb(rx_params_16x32());
   tb.cfg(open_cfg(2, RxMode::kRoce, 0));

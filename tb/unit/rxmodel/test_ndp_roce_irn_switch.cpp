@@ -1340,7 +1340,7 @@ TEST_CASE("rxmodel: switch queue random traffic matches a per-cycle byte-level m
   }
 }
 
-TEST_CASE("rxmodel: NACKs echo the packet that triggered them (stamp and rtx); ACKs, pulls and CNPs "
+TEST_CASE("rxmodel: NACKs echo the packet that triggered them (stamp and rtx), ACKs, pulls and CNPs "
           "carry no echo",
           "[rxmodel][smoke]") {
   RoceReceiver roce;

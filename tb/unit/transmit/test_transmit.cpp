@@ -209,7 +209,7 @@ TEST_CASE("transmit: every segment that left is in the state a call reads 3 cycl
   every_segment_counted<Vtonic_tx_probe_structural_16x128>("structural");
 }
 
-TEST_CASE("transmit: a timeout call reads the state; a re-added flow starts from TxInit", "[transmit]") {
+TEST_CASE("transmit: a timeout call reads the state, a re-added flow starts from TxInit", "[transmit]") {
   periodic_and_readd<Vtonic_tx_probe_16x128>("behavioural");
   periodic_and_readd<Vtonic_tx_probe_structural_16x128>("structural");
 }
