@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // token_probe: a test-only protocol of the token scheme (not a transport
 // protocol). Pulls (RxPull, cumulative numbers) grant tokens through the
-// engine; an RxCnp adds the number of tokens in its cum_ack field (the
-// protocol's tokens_o). Used by tb/unit/credit_rtl.
+// engine; an RxCnp adds the number of tokens in cum_ack[15:0] (the
+// protocol's tokens_o) and, with cum_ack[31:16] != 0, sets the window to
+// that many segments: window and token credit on one flow. Used by
+// tb/unit/credit_rtl.
 //
 // No include guard on purpose (see the reference protocol's user_configs.vh).
 localparam tonic_dd_pkg::credit_e CreditScheme = tonic_dd_pkg::CreditToken;

@@ -15,6 +15,7 @@
 #include "Vtonic_rate_probe_1024x128.h"
 #include "Vtonic_rate_probe_16x128.h"
 #include "Vtonic_token_probe_16x128.h"
+#include "tonic/rng.hpp"
 #include "tonic/sys_tb.hpp"
 
 using namespace tonic;
@@ -341,7 +342,7 @@ TEST_CASE("tokens: initial window, cumulative pulls, stale and lost pulls, proto
   REQUIRE(rig.tb.errors() == 0);
 }
 
-TEST_CASE("tokens: a grant for an idle flow is kept; tokens saturate, never wrap", "[credit_rtl][token]") {
+TEST_CASE("tokens: a grant for an idle flow is kept, tokens saturate, never wrap", "[credit_rtl][token]") {
   TokRig<Vtonic_token_probe_16x128> rig(16);
   rig.tb.add(2, 0, 64);          // nothing posted yet
   rig.acker.open(2, 0);
@@ -361,6 +362,131 @@ TEST_CASE("tokens: a grant for an idle flow is kept; tokens saturate, never wrap
   rig.run(70000);
   CHECK(rig.sent[2] == 14 + 65535);  // never more than 65535 held
   REQUIRE(rig.tb.errors() == 0);
+}
+
+namespace {
+
+// Window and token credit on one flow (token_probe: an RxCnp with
+// cum_ack = (wnd << 16) | tokens sets the window and adds tokens). Acks are
+// the test's own (the flows are not opened in the acker), so the flight
+// stays where the test puts it. After every step the engine must have sent
+// exactly max(sent before, min(tokens granted, acked + window, posted))
+// new segments: neither credit alone decides.
+struct WinTok {
+  uint32_t start = 0, posted = 0, acked = 0, wnd = 128, tokens = 4, pull = 0, sent = 0;
+};
+
+void cnp(TokRig<Vtonic_token_probe_16x128>& rig, uint32_t f, uint32_t wnd, uint32_t tokens) {
+  rig.rx(f, SysRx::kCnp, (wnd << 16) | tokens, 0);
+}
+
+}  // namespace
+
+TEST_CASE("tokens: a flow needs window and token credit together (directed)", "[credit_rtl][token]") {
+  TokRig<Vtonic_token_probe_16x128> rig(16);
+  rig.tb.add(3, 0, 256);
+  rig.tb.post(3, 1000, 256);
+  rig.run(300);
+  CHECK(rig.sent[3] == 4);   // TokensInit binds (window 128)
+  cnp(rig, 3, 2, 100);       // window 2, 104 tokens: the flight (4) is over the window
+  rig.run(300);
+  CHECK(rig.sent[3] == 4);
+  rig.rx(3, SysRx::kAck, 4, 0);
+  rig.run(300);
+  CHECK(rig.sent[3] == 6);   // the window binds
+  rig.rx(3, SysRx::kAck, 6, 0);
+  rig.run(300);
+  CHECK(rig.sent[3] == 8);
+  cnp(rig, 3, 64, 0);        // window 64: 6 + 64 = 70
+  rig.run(400);
+  CHECK(rig.sent[3] == 70);
+  rig.rx(3, SysRx::kAck, 70, 0);
+  rig.run(400);
+  CHECK(rig.sent[3] == 104); // tokens bind again (window room 134)
+  rig.rx(3, SysRx::kPull, 0, 5);
+  rig.run(300);
+  CHECK(rig.sent[3] == 109); // a pull is a token like any other
+  REQUIRE(rig.tb.errors() == 0);
+}
+
+TEST_CASE("tokens: window and token credit together, seeded random steps on 4 flows", "[credit_rtl][token]") {
+  TokRig<Vtonic_token_probe_16x128> rig(16);
+  Rng rng(test_seed(0x70c3a, "window+tokens"));
+  uint64_t rtx = 0;
+  rig.tb.on_seg = [&rig, &rtx](const SysSeg& s) {
+    ++rig.sent[s.flow];
+    rtx += s.rtx;
+  };
+  constexpr uint32_t kFlows = 4;
+  std::vector<WinTok> fl(kFlows);
+  for (uint32_t f = 0; f < kFlows; ++f) {
+    fl[f].start = fl[f].acked = f * 1000;
+    fl[f].sent = fl[f].start;
+    fl[f].posted = fl[f].start + 400;
+    rig.tb.add(f, fl[f].start, 128);
+    rig.tb.post(f, fl[f].posted, 128);
+  }
+  rig.run(200);
+  uint64_t checks = 0, window_bound = 0, token_bound = 0, data_bound = 0;
+  for (int step = 0; step < 400 && rig.tb.errors() == 0; ++step) {
+    const uint32_t f = static_cast<uint32_t>(rng.below(kFlows));
+    WinTok& w = fl[f];
+    const uint32_t sent = w.start + static_cast<uint32_t>(rig.sent[f]);
+    switch (rng.below(5)) {
+      case 0:
+      case 1:  // an ack somewhere in what was sent
+        if (sent > w.acked) {
+          w.acked += 1 + static_cast<uint32_t>(rng.below(sent - w.acked));
+          rig.rx(f, SysRx::kAck, w.acked, 0);
+        }
+        break;
+      case 2: {  // tokens and maybe a new window
+        const uint32_t tok = static_cast<uint32_t>(rng.below(24));
+        const uint32_t wnd = rng.chance(0.6) ? static_cast<uint32_t>(rng.range(1, 48)) : 0;
+        cnp(rig, f, wnd, tok);
+        w.tokens += tok;
+        if (wnd != 0) w.wnd = wnd;
+        break;
+      }
+      case 3: {  // a pull, sometimes a jump over lost ones
+        const uint32_t n = static_cast<uint32_t>(rng.range(1, 6));
+        w.pull += n;
+        w.tokens += n;
+        rig.rx(f, SysRx::kPull, 0, static_cast<uint16_t>(w.pull));
+        break;
+      }
+      default:  // more data
+        w.posted += static_cast<uint32_t>(rng.range(1, 40));
+        rig.tb.post(f, w.posted, 128);
+        break;
+    }
+    rig.run(300);
+    for (uint32_t g = 0; g < kFlows; ++g) {
+      WinTok& v = fl[g];
+      const uint32_t now_sent = v.start + static_cast<uint32_t>(rig.sent[g]);
+      const uint32_t by_tok = v.start + v.tokens, by_wnd = v.acked + v.wnd;
+      const uint32_t limit = std::min({by_tok, by_wnd, v.posted});
+      // Sent never decreases: a shrunk window leaves the flight above it.
+      const uint32_t want = std::max(limit, v.sent);
+      INFO("step " << step << " flow " << g << " tokens " << v.tokens << " acked " << v.acked << " wnd "
+                   << v.wnd << " posted " << v.posted << " sent before " << v.sent);
+      CHECK(now_sent == want);
+      if (want > v.sent) {
+        window_bound += limit == by_wnd && by_wnd < by_tok && by_wnd < v.posted;
+        token_bound += limit == by_tok && by_tok < by_wnd && by_tok < v.posted;
+        data_bound += limit == v.posted && v.posted < by_tok && v.posted < by_wnd;
+      }
+      v.sent = now_sent;
+      ++checks;
+    }
+  }
+  std::printf("window + tokens: %llu checks; sends stopped by the window %llu, by the tokens %llu, by the data %llu\n",
+              static_cast<unsigned long long>(checks), static_cast<unsigned long long>(window_bound),
+              static_cast<unsigned long long>(token_bound), static_cast<unsigned long long>(data_bound));
+  CHECK(window_bound >= 20);
+  CHECK(token_bound >= 20);
+  REQUIRE(rig.tb.errors() == 0);
+  CHECK(rtx == 0);
 }
 
 TEST_CASE("rate: 1024 flows at 100 Gb/s each share the output at 1.00 segments per cycle",
