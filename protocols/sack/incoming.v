@@ -145,15 +145,19 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
   //    waiting (pending_i empty), nothing new is marked, no unsent data
   //    (posted = next_new), and the window has room (flight < wnd before
   //    this event).
-  //  - rule3: NextSeg rule 3, within the gap between the 3rd- and
-  //    2nd-highest SACKs: the SACKed segments at or above third are exactly
-  //    the three kept, so c3 (high_off, or third + 1 when high_off is
-  //    third) is the lowest unSACKed segment at or above high_off when it
-  //    lies below the 2nd-highest SACK: mark it, high_off = c3 + 1.
+  //  - rule3: NextSeg rule 3: the lowest unSACKed segment above HighRxt
+  //    (high_off) below the highest SACK. With third at or below high_off
+  //    (nothing newly lost), the SACKed segments at or above third are
+  //    exactly the three kept, so that segment is c3 = high_off + d: d = 0
+  //    when high_off is none of them, d = 1 when it is top[1] or it is
+  //    third with third + 1 unSACKed, d = 2 when it is third and third + 1
+  //    is top[1]. Rule 3 holds when c3 < top[0]: mark [high_off, c3 + 1)
+  //    (the framework skips the SACKed ones), high_off = c3 + 1.
   //  - rescue: NextSeg rule 4, once per recovery: idle, no rule3, and the
   //    highest outstanding segment next_new - 1 unSACKed: mark it.
-  logic       lost_new, relost, fresh, idle, at_third, rule3, rescue, top_sacked;
+  logic       lost_new, relost, fresh, idle, at_third, at_top1, two_up, rule3, rescue, top_sacked;
   logic [7:0] rtx_aged;
+  logic [1:0] d3;
   logic [8:0] c3;
   assign rtx_aged   = (dadv <= 32'(u.rtx_off)) ? u.rtx_off - dadv[7:0] : 8'd0;
   assign lost_new   = third_ok && third > high_aged;
@@ -163,9 +167,15 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
   assign idle       = !lost_new && pending_i == '0 && posted_i == next_new_i
                    && flight_i != '0 && flight_i < wnd_i;
   assign at_third   = high_aged == third;
-  assign c3         = at_third ? 9'(third) + 9'd1 : 9'(high_aged);
-  // c3 < top[1], with both compares beside the choice instead of after it.
-  assign rule3      = idle && third_ok && (at_third ? 9'(third) + 9'd1 < 9'(top[1]) : high_aged < top[1]);
+  assign at_top1    = high_aged == top[1];
+  assign two_up     = 9'(third) + 9'd1 == 9'(top[1]);
+  assign d3         = (at_third && two_up) ? 2'd2 : (at_third || at_top1) ? 2'd1 : 2'd0;
+  assign c3         = 9'(high_aged) + 9'(d3);
+  // c3 < top[0], the three compares beside the choice of d instead of after it.
+  assign rule3      = idle && third_ok
+                   && ((d3 == 2'd2) ? 9'(high_aged) + 9'd2 < 9'(top[0])
+                     : (d3 == 2'd1) ? 9'(high_aged) + 9'd1 < 9'(top[0])
+                                    : high_aged < top[0]);
   assign rescue     = idle && !rule3 && !u.rescued && !top_sacked;
 
   // Window arithmetic, in tonic_proto_pkg::cnt_t (10 bits).
@@ -180,9 +190,12 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
 
   // The mark range's candidate ends, summed in parallel with the compares
   // that choose among them (a sum after the choice cost levels).
-  tonic_dd_pkg::seq_t lo_high, hi_high, hi_third, mark_lo, mark_hi;
+  tonic_dd_pkg::seq_t lo_high, hi_high, hi_high1, hi_high2, hi_high3, hi_third, mark_lo, mark_hi;
   assign lo_high  = wnd_start_i + 32'(high_aged);
-  assign hi_high  = wnd_start_i + 32'(high_aged) + (at_third ? 32'd2 : 32'd1);  // rule3: c3 + 1
+  assign hi_high1 = lo_high + 32'd1;  // rule3: c3 + 1, each d summed beside its choice
+  assign hi_high2 = lo_high + 32'd2;
+  assign hi_high3 = lo_high + 32'd3;
+  assign hi_high  = (d3 == 2'd2) ? hi_high3 : (d3 == 2'd1) ? hi_high2 : hi_high1;
   assign hi_third = wnd_start_i + 32'(third);
   always_comb begin
     u_n             = u;
@@ -236,7 +249,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(129)) (`TONIC_PROTO_INCOMING_P
           u_n.high_off = third;
           if (relost || fresh) u_n.rtx_off = tonic_proto_pkg::rec_offset(10'(flight_i));
         end else if (rule3) begin
-          // [high_off, c3 + 1): c3 alone (high_off is third, SACKed, or c3).
+          // [high_off, c3 + 1): c3 alone (the others are SACKed).
           mark_we_o    = 1'b1;
           mark_lo      = lo_high;
           mark_hi      = hi_high;

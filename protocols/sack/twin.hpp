@@ -145,14 +145,15 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
   const bool fresh = third > high_aged + 1;  // the new range holds an unSACKed segment
   const uint32_t cmask = (uint32_t{1} << proto::cnt_w(in.w)) - 1;
   const bool top_sacked = cnt != 0 && ((top[0] + 1) & cmask) == flight;
-  // NextSeg past rules 1 and 2; rule 3 within the gap between the 3rd- and
-  // 2nd-highest SACKs (c3: the lowest unSACKed segment at or above
-  // high_off there); rule 4.
+  // NextSeg past rules 1 and 2; rule 3: c3 is the lowest segment at or
+  // above high_off (HighRxt) that is none of the three kept SACKs, which
+  // with third <= high_off makes it the lowest unSACKed one there; it must
+  // lie below the highest SACK; rule 4.
   const bool idle = !lost_new && proto::ring_popcount(in.pending, in.w) == 0 && in.posted == in.next_new &&
                     flight != 0 && flight < wnd;
-  const bool at_third = high_aged == third;
-  const uint32_t c3 = at_third ? third + 1 : high_aged;
-  const bool rule3 = idle && third_ok && c3 < top[1];
+  uint32_t c3 = high_aged;
+  while (third_ok && (c3 == top[0] || c3 == top[1] || c3 == top[2])) ++c3;
+  const bool rule3 = idle && third_ok && c3 < top[0];
   const bool rescue = idle && !rule3 && !u.rescued && !top_sacked;
   const uint32_t half = proto::half_flight(flight);
   const proto::RttEst est = proto::rtt_sample({u.srtt8, u.rttvar4}, in.info.rtt);
@@ -206,7 +207,7 @@ inline ProtoOut SackTwin::incoming(const ProtoIn& in) {
       } else if (rule3) {
         o.mark_we = true;
         lo = in.wnd_start + high_aged;
-        hi = in.wnd_start + high_aged + (at_third ? 2 : 1);
+        hi = in.wnd_start + c3 + 1;
         n.high_off = (c3 + 1) & 0xff;
         n.rtx_off = proto::rec_offset(flight);
       } else if (rescue) {

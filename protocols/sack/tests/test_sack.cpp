@@ -427,7 +427,7 @@ TEST_CASE("proto: sack: no rescue retransmission while new data is waiting or a 
   }
 }
 
-TEST_CASE("proto: sack: NextSeg rule 3 resends the unSACKed segments between the 3rd- and 2nd-highest SACKs",
+TEST_CASE("proto: sack: NextSeg rule 3 resends the unSACKed segments between the 3rd-highest and the highest SACK",
           "[proto][sack][smoke]") {
   SackFlow f;
   f.send(10);  // 0..9; 2, 6 and 7 are lost; nothing more to send
@@ -465,4 +465,55 @@ TEST_CASE("proto: sack: NextSeg rule 3 resends the unSACKed segments between the
   // The retransmissions arrive: leave recovery.
   o = f.ack(10);
   REQUIRE(!f.u().in_rec);
+}
+
+TEST_CASE("proto: sack: NextSeg rule 3 reaches the gap below the highest SACK", "[proto][sack][smoke]") {
+  SECTION("a hole between the 2nd-highest and the highest SACK") {
+    SackFlow f;
+    f.send(10);  // 0..9; 2, 6 and 8 are lost; nothing more to send
+    f.posted = f.next_new;
+    f.ack(2);
+    for (uint32_t s : {3u, 4u, 5u}) f.ack(2, s);  // recovery: 2 is marked
+    f.resend_pending();
+    f.ack(2, 7);
+    ProtoOut o = f.ack(2, 9);  // kept: 9, 7, 5 (third 5: nothing new lost)
+    REQUIRE(f.newly_marked.empty());
+    o = f.ack(2, 9);
+    REQUIRE((o.mark_we && o.mark_lo == 5 && o.mark_hi == 7));  // 6 (between 5 and 7)
+    REQUIRE(f.newly_marked == Marks{6});
+    f.resend_pending();
+    o = f.ack(2, 9);
+    // HighRxt is 6; 7 is SACKed, so the lowest unSACKed above it is 8,
+    // below the highest SACK 9: [7, 9) marks 8 alone.
+    REQUIRE((o.mark_we && o.mark_lo == 7 && o.mark_hi == 9));
+    REQUIRE(f.newly_marked == Marks{8});
+    REQUIRE(f.u().high_off == 7);  // 9 - wnd_start 2
+    f.resend_pending();
+    o = f.ack(2, 9);  // nothing unSACKed below 9 above HighRxt; 9 SACKed: no rescue
+    REQUIRE(!o.mark_we);
+    o = f.ack(10);
+    REQUIRE(!f.u().in_rec);
+  }
+  SECTION("third and the 2nd-highest SACK adjacent: the hole above both") {
+    SackFlow f;
+    f.send(10);  // 0..9; 2 and 7 are lost, 9 outstanding
+    f.posted = f.next_new;
+    f.ack(2);
+    for (uint32_t s : {3u, 4u, 5u}) f.ack(2, s);  // recovery: 2 is marked
+    f.resend_pending();
+    f.ack(2, 6);
+    ProtoOut o = f.ack(2, 8);  // kept: 8, 6, 5: third 5, 6 = third + 1 SACKed
+    REQUIRE(f.newly_marked.empty());
+    REQUIRE(f.u().high_off == 3);  // 5
+    o = f.ack(2, 8);
+    REQUIRE((o.mark_we && o.mark_lo == 5 && o.mark_hi == 8));  // 7 alone (5, 6 SACKed)
+    REQUIRE(f.newly_marked == Marks{7});
+    REQUIRE(f.u().high_off == 6);  // 8 - 2: HighRxt 7
+    f.resend_pending();
+    // 8 is the highest SACK: 9 has no SACK above it; the rescue resends it
+    // (NextSeg rule 4) once.
+    o = f.ack(2, 8);
+    REQUIRE((o.mark_we && o.mark_lo == 9 && o.mark_hi == 10));
+    REQUIRE(f.u().rescued);
+  }
 }
