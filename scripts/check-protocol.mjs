@@ -335,9 +335,11 @@ export function checkProtocol(dirArg, opts = {}) {
     const fx = fixedLevels(d.scheme);
     if (fx) {
       res.fixed = fx;
-      // The transmit processor has no measured figure of its own yet: it is
-      // charged the larger of the other two (conservative; its own fixed
-      // part is a block-RAM read mux in front and a write behind).
+      // Until synth/fixed-levels.json holds a measured figure for the
+      // transmit processor (written once a top with a transmit module has
+      // been synthesized), it is charged the larger of the other two
+      // (conservative; its own fixed part is a block-RAM read mux in front
+      // and a write behind).
       const around = (m) => fx[`levels_around_${m}`] ?? (m === 'transmit'
         ? Math.max(around('incoming'), around('periodic')) : fx.levels_around_proto);
       const paths = mods.map((m) => ({ m, fixed: around(m), proto: res[m].levels,

@@ -301,6 +301,10 @@ function writeFixedLevels(rows) {
       const k = `levels_around_${m}`;
       s[k] = Math.max(s[k] ?? 0, r[k] ?? r.levels_around_proto);
     }
+    // The transmit processor's, only from a top that has one.
+    if (r.levels_around_transmit != null) {
+      s.levels_around_transmit = Math.max(s.levels_around_transmit ?? 0, r.levels_around_transmit);
+    }
     s.tops += 1;
   }
   if (Object.keys(schemes).length === 0) return;
@@ -308,8 +312,9 @@ function writeFixedLevels(rows) {
     doc: 'Written by make synth-estimate (scripts/synth-estimate.mjs) from the rows of the tonic_top configs at ' +
       'FlowCount 1024 x Window 128; read by scripts/check-protocol. Per credit scheme: levels_fixed, the fixed ' +
       'function\'s longest path; levels_around_proto, the longest fixed part of a path through the protocol ' +
-      'modules (docs/timing-model.md); levels_around_incoming / levels_around_periodic, the same on the paths ' +
-      'through the one module (check-protocol adds each to its module\'s levels); tops, how many 1024 x 128 ' +
+      'modules (docs/timing-model.md); levels_around_incoming / levels_around_periodic / levels_around_transmit ' +
+      '(only where a top has a transmit module), the same on the paths through the one module (check-protocol ' +
+      'adds each to its module\'s levels); tops, how many 1024 x 128 ' +
       'builds (those of the registry\'s protocols of the scheme) the maxima are taken over.',
     schemes,
   }, null, 2) + '\n');
