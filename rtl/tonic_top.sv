@@ -241,6 +241,8 @@ module tonic_top
       .upd_rate_i   (rc_rate_ok),
       .req_valid_i  (rc_req_valid),
       .req_flow_i   (rc_req_flow),
+      .sent_valid_i (txn_valid),
+      .sent_flow_i  (txn_flow),
       .grant_valid_o(rc_grant_valid),
       .grant_flow_o (rc_grant_flow),
       .grant_cnt_o  (rc_grant_cnt),

@@ -6,18 +6,31 @@
 // 2^20 cycles) and the flow's segment size L (bytes), so that the credit at
 // time t is
 //
-//   c(t) = min(c0 + R * min(t - t0, 2^28), D << 20),   D = BurstBytes.
+//   c(t) = min(c0 + R * min(t - t0, 2^28), (D - H * L) << 20),   D = BurstBytes,
+//
+// where H is the number of permits the flow holds plus the segments it
+// generated that have not left yet: the permits granted (`given`, kept in
+// the state word) minus the segments that left (`sent`, counted from the
+// CR engine's transmit notify, sent_*). Credit in hand counts against the
+// bucket, so a flow never holds more than D bytes of credit in all and no
+// burst on the wire exceeds D (before: D plus up to 44 permits and queued
+// addresses). H is read in C1 and segments only leave after that, so the
+// cell may see H too large (never too small): conservative. A re-added
+// flow whose old permits' segments leave after its INIT read `sent` finds
+// given - sent below 0 (its 17 bits' top bit set: H is below 2^16 + 32):
+// H counts as 0 and the op sets given = sent again.
 //
 // The DD engine's next-segment processor sends only with a permit (one per
 // segment); this cell grants them.
 //
 // Ops, one per cycle, each on one flow:
 //   - INIT (flow add; init_* port, with ready): c0 = 0, t0 = now,
-//     R = RateInit, L = init_len_i; a pending wake-up is cancelled.
+//     R = RateInit, L = init_len_i, given = sent (H = 0: the DD engine adds
+//     only an idle flow); a pending wake-up is cancelled.
 //   - CHECK (req_* port: the DD engine asks; or the timer's wake-up): the
 //     credit is settled at t = now and k permits are granted, k the largest
 //     of 16, 8, 4, 2, 1 with k * L bytes <= c(t), else 0; then
-//     c0 = c(t) - (k * L << 20), t0 = t. With k = 0 the flow waits: the
+//     c0 = c(t) - (k * L << 20), t0 = t, given += k. With k = 0 the flow waits: the
 //     wait T >= need / R for need = (L << 20) - c(t) comes from
 //     tonic_rate_wait (no divider) and tonic_rate_timer wakes the flow at
 //     t + T for another CHECK.
@@ -34,9 +47,11 @@
 // popped and inserted in one cycle back at the tail).
 //
 // Pipeline (5 stages, one op per cycle): C0 select, state read (block RAM);
-// C1 t - t0, capped at 2^28; C2 R * dt (DSP); C3 c0 + product, capped at
-// D << 20; C4 permits, state write, grant (grant_* registered, one cycle
-// later), wait computation; then 4 cycles of tonic_rate_wait and the arm.
+// C1 t - t0, capped at 2^28, and H = given - sent; C2 R * dt and H * L
+// (DSPs); C3 c0 + product, capped at D << 20, and the cap D - H * L in
+// bytes; C4 permits (each candidate k checked against both caps side by
+// side), state write, grant (grant_* registered, one cycle later), wait
+// computation; then 4 cycles of tonic_rate_wait and the arm.
 // An op never starts while an op of the same flow is in C1..C4, so each op
 // reads the state its predecessor wrote.
 //
@@ -73,6 +88,10 @@ module tonic_rate_credit #(
   // CHECK requests (no ready; a request of a flow already asking is merged).
   input  wire logic            req_valid_i,
   input  wire logic [IdW-1:0]  req_flow_i,
+  // A segment of this flow left the sender (the CR engine's transmit
+  // notify, one per cycle at most).
+  input  wire logic            sent_valid_i,
+  input  wire logic [IdW-1:0]  sent_flow_i,
   // Grants (no ready): grant_cnt_o permits for flow grant_flow_o.
   output logic                 grant_valid_o,
   output logic      [IdW-1:0]  grant_flow_o,
@@ -93,6 +112,11 @@ module tonic_rate_credit #(
   localparam logic [CW-1:0] DCap = CW'(BurstBytes) << 20;
   localparam int unsigned DtW = 29;                      // t - t0, capped at 2^28
   localparam int unsigned ProdW = 32 + DtW;
+  // given and sent count modulo 2^HW: H never reaches 2^16 + 32 (the DD
+  // engine keeps permits <= 65535, its ring holds the rest).
+  localparam int unsigned HW = 17;
+  localparam int unsigned HlW = HW + LenW;               // H * L (bytes)
+  localparam int unsigned DB = 27;                       // bytes of D (< 2^27)
 
   typedef logic [IdW-1:0] flow_t;
   typedef enum logic [1:0] {
@@ -107,6 +131,7 @@ module tonic_rate_credit #(
     logic [31:0]     t0;
     logic [31:0]     rate;
     logic [LenW-1:0] len;
+    logic [HW-1:0]   given;     // permits granted since INIT (mod 2^HW, from sent at INIT)
     logic            waiting;   // armed in the timer (a CHECK found too little)
   } st_t;
 
@@ -281,17 +306,39 @@ module tonic_rate_credit #(
     .rd_data_o(st1)
   );
 
-  // C1: elapsed time, capped.
+  // Segments that left, per flow (one writer: the transmit notify; LUTRAM,
+  // no reset: INIT sets given from it, so H starts at 0).
+  logic [HW-1:0] sent_cnt [FlowCount];
+  always_ff @(posedge clk_i) begin
+    if (sent_valid_i) begin
+      sent_cnt[sent_flow_i] <= sent_cnt[sent_flow_i] + 1'b1;
+    end
+  end
+
+  // C1: elapsed time, capped; H.
   logic [31:0]    dt1;
   logic [DtW-1:0] dt1_cap;
+  logic [HW-1:0]  sent1, diff1, held1;
+  logic           behind1;
   assign dt1     = c1_q.now - st1.t0;
   assign dt1_cap = (dt1[31:28] != '0) ? DtW'(1 << 28) : DtW'(dt1);
+  assign sent1   = sent_cnt[c1_q.flow];
+  // given - sent below 0: segments of permits granted before the flow's
+  // last INIT left after INIT read sent (a re-added flow). H is then 0 and
+  // C4 sets given = sent again.
+  assign diff1   = st1.given - sent1;
+  assign behind1 = diff1[HW-1];
+  assign held1   = behind1 ? '0 : diff1;
 
   st_t            st2_q, st3_q, st4_q;
   logic [DtW-1:0] dt2_q;
   logic [ProdW-1:0] prod3_q;
   logic [CW:0]    room3_q;  // (D << 20) - c0, in parallel with the multiply
   logic [CW-1:0]  c4c_q;    // c(t), capped
+  logic [HW-1:0]  held2_q, sent2_q, sent3_q, sent4_q;
+  logic           behind2_q, behind3_q, behind4_q;
+  logic [HlW-1:0] hl3_q;    // H * L bytes
+  logic [DB-1:0]  capb4_q;  // D - H * L bytes, 0 when H * L >= D
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -314,6 +361,15 @@ module tonic_rate_credit #(
     // C2: the product (a DSP multiply).
     st3_q   <= st2_q;
     prod3_q <= ProdW'(st2_q.rate) * ProdW'(dt2_q);
+    held2_q <= held1;
+    sent2_q <= sent1;
+    behind2_q <= behind1;
+    behind3_q <= behind2_q;
+    behind4_q <= behind3_q;
+    hl3_q   <= HlW'(held2_q) * HlW'(st2_q.len);
+    sent3_q <= sent2_q;
+    sent4_q <= sent3_q;
+    capb4_q <= (hl3_q >= HlW'(BurstBytes)) ? '0 : DB'(HlW'(BurstBytes) - hl3_q);
     room3_q <= {1'b0, DCap} - {1'b0, st2_q.c0};
     // C3: the credit, capped at D: c0 + product >= D << 20 iff the product
     // reaches the room left (two carry chains side by side, not in a row).
@@ -328,16 +384,22 @@ module tonic_rate_credit #(
   // the fraction, do not change).
   localparam int unsigned CbW = CW - 20;
   logic [CbW-1:0]  cb;          // whole bytes of credit
-  logic [4:0]      fits;        // fits[j]: (L << j) bytes fit
+  logic [4:0]      fits;        // fits[j]: (L << j) bytes fit, under both caps
   logic [CbW:0]    left [5];    // cb - (L << j), with the borrow on top
+  logic [DB:0]     leftb [5];   // capb - (L << j), with the borrow on top
+  logic            by_held;     // the cap D - H * L is below c(t): it binds
+  logic [CW-1:0]   ceff;        // c(t) under both caps
   logic [4:0]      k;
   logic            grant_ok;    // this op may grant
   logic            k_zero;
   logic [31:0]     rate4;       // the rate after this op
-  assign cb = c4c_q[CW-1:20];
+  assign cb      = c4c_q[CW-1:20];
+  assign by_held = CbW'(capb4_q) < cb;
+  assign ceff    = by_held ? CW'(capb4_q) << 20 : c4c_q;
   for (genvar j = 0; j < 5; j++) begin : g_fits
-    assign left[j] = {1'b0, cb} - ((CbW + 1)'(st4_q.len) << j);
-    assign fits[j] = !left[j][CbW];
+    assign left[j]  = {1'b0, cb} - ((CbW + 1)'(st4_q.len) << j);
+    assign leftb[j] = {1'b0, capb4_q} - ((DB + 1)'(st4_q.len) << j);
+    assign fits[j]  = !left[j][CbW] && !leftb[j][DB];
   end
   logic [2:0] jsel;            // k = 2^jsel unless k_zero
   always_comb begin
@@ -351,6 +413,14 @@ module tonic_rate_credit #(
   assign k_zero   = !fits[0];        // not even one segment fits
   assign rate4    = (c4_q.op == OpRate) ? c4_q.arg : st4_q.rate;
 
+  // given + k for the five candidates side by side (an adder after the
+  // choice of k cost two levels).
+  logic [HW-1:0] given4, given4_k [5];
+  assign given4 = behind4_q ? sent4_q : st4_q.given;
+  for (genvar j = 0; j < 5; j++) begin : g_given
+    assign given4_k[j] = given4 + HW'(1 << j);
+  end
+
   assign st_we = c4_q.valid;
   always_comb begin
     st_wd = st4_q;
@@ -359,11 +429,16 @@ module tonic_rate_credit #(
       st_wd.t0      = c4_q.now;
       st_wd.rate    = 32'(RateInit);
       st_wd.len     = LenW'(c4_q.arg);
+      st_wd.given   = sent4_q;
       st_wd.waiting = 1'b0;
     end else begin
-      st_wd.c0      = (grant_ok && !k_zero) ? {left[jsel][CbW-1:0], c4c_q[19:0]} : c4c_q;
+      // Capped by H: the credit is exactly D - H * L bytes (no fraction).
+      st_wd.c0      = !(grant_ok && !k_zero) ? ceff
+                    : by_held ? CW'(leftb[jsel][DB-1:0]) << 20
+                    : {left[jsel][CbW-1:0], c4c_q[19:0]};
       st_wd.t0      = c4_q.now;
       st_wd.rate    = rate4;
+      st_wd.given   = (grant_ok && !k_zero) ? given4_k[jsel] : given4;
       st_wd.waiting = grant_ok ? k_zero : st4_q.waiting;
     end
   end
@@ -378,13 +453,20 @@ module tonic_rate_credit #(
     grant_cnt_o  <= k;
   end
 
-  // The wait: need = (L << 20) - c(t) (c(t) < L << 20 when k = 0), in
+  // The wait: need = (L << 20) - c(t) under both caps (< L << 20 when
+  // k = 0; with H binding, about the time one held segment takes at R), in
   // tonic_rate_wait; a grant to a waiting flow and an INIT cancel the
   // wake-up instead. Both reach the timer through the same 4-cycle delay,
   // so its commands stay in op order.
   logic        w_arm, w_cancel;
-  logic [CW-1:0] need4;
-  assign need4    = (CW'(st4_q.len) << 20) - c4c_q;
+  logic [CW-1:0] need4, need4_c, need4_h;
+  logic [CbW-1:0] needb4_h;   // bytes: L - (D - H * L) when that cap binds
+  // Both needs side by side; the compare that says which cap binds only
+  // chooses (a subtraction after the choice cost two levels).
+  assign need4_c  = (CW'(st4_q.len) << 20) - c4c_q;
+  assign needb4_h = CbW'(st4_q.len) - CbW'(capb4_q);
+  assign need4_h  = {needb4_h, 20'd0};
+  assign need4    = by_held ? need4_h : need4_c;
   assign w_arm    = c4_q.valid && grant_ok && k_zero;
   assign w_cancel = c4_q.valid && st4_q.waiting && (c4_q.op == OpInit || (grant_ok && !k_zero));
   assign wait_o   = w_arm;

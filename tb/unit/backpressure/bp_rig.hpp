@@ -583,11 +583,12 @@ class BpRig {
     if (cfg_.scheme == Scheme::kRate) {
       for (uint32_t f = 0; f < cfg_.flows; ++f) fs_[f].gen_at_release = fs_[f].gen;
       burst_check_at_ = c + cfg_.burst_window;
-      // D / L + the permits granted ahead (credit-schemes.md: "the largest
-      // burst is D + 44 L") + what R earns in the window.
+      // D / L (credit-schemes.md: the permits a flow holds and its segments
+      // not yet sent count against the bucket, so all its credit stays
+      // within D) + one for rounding + what R earns in the window.
       const uint64_t earn = (cfg_.rate_ru * (cfg_.burst_window + 2) + (uint64_t(cfg_.seg_bytes) << 20) - 1) /
                             (uint64_t(cfg_.seg_bytes) << 20);
-      burst_bound_ = cfg_.burst_bytes / cfg_.seg_bytes + 44 + earn;
+      burst_bound_ = cfg_.burst_bytes / cfg_.seg_bytes + 1 + earn;
       r_.burst_bound = burst_bound_;
     }
   }

@@ -323,8 +323,8 @@ const Scenario kScenarios[] = {
      "timeout, flows served after release, burst within the bucket",
      "[stress]"},
     {Credit::kRate, rate_burst,
-     "after pauses of 1e4..1e6 cycles two flows decide at most D/L + 44 + R x t/L segments in t = 2000 cycles "
-     "(credit capped at D during the pause)",
+     "after pauses of 1e4..1e6 cycles two flows decide at most D/L + 1 + R x t/L segments in t = 2000 cycles "
+     "(credit in hand and queued segments count against the bucket D)",
      ""},
     {Credit::kTokens, tokens_lossy,
      "ready drops and pauses of 1e2..1e7 cycles with 1% trimming: every address once, retransmissions only after "

@@ -199,7 +199,8 @@ TEST_CASE("rate: long-run accuracy at every decade 1 Mb/s..100 Gb/s and 64..9000
 // generates an address, not when the segment leaves (docs/design/
 // credit-schemes.md), so what was granted before the cut still leaves after
 // it: the permits the flow holds (<= 44 segments) and the addresses already
-// generated and queued in the CR engine (<= RingN = 16 per flow), plus the
+// generated and queued in the CR engine (<= RingN = 16 per flow; both
+// together <= D/L, 2048 here), plus the
 // credit the old rate earns before the update lands. The test measures the
 // segments that leave after the cut and the cycles until the last of them
 // (the cut-to-effect time), and checks them against that bound.

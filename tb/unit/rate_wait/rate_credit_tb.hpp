@@ -3,7 +3,10 @@
 // benchmark. 16 flows are initialised with random segment sizes, then each
 // one behaves like the DD engine's next-seg: it spends a permit per cycle
 // (with a probability), asks for more when it holds <= 12, and its rate is
-// changed at random times (log-uniform, 1 Mb/s .. 200 Gb/s).
+// changed at random times (log-uniform, 1 Mb/s .. 200 Gb/s). A spent permit
+// is a segment that joins one queue to the wire, which takes one per cycle
+// (random stalls with `stall_p`) and tells the cell (sent_*), as the CR
+// engine's transmit notify does.
 //
 // Checked on every grant and at the end, per flow, in credit units (bytes
 // * 2^20), against the integral of the rate since INIT:
@@ -13,11 +16,14 @@
 //   - never starved (flows that always ask): granted >= earned_lo - D -
 //     44 L - 64 R_max, earned_lo counting the smaller rate in that time
 //     (D: what the cap may discard while a flow holds permits; 44 L: the
-//     permits it may hold; 64 cycles of wake-up lateness and pipeline).
+//     permits it may hold; 64 cycles of wake-up lateness and pipeline);
+//   - the burst bound: the permits a flow holds plus its segments not yet
+//     on the wire never exceed floor(D / L) (checked on every grant).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -29,6 +35,7 @@ namespace tonic {
 
 struct RateCreditRun {
   uint64_t cycles = 0, grants = 0, permits = 0, updates = 0, checks = 0, errors = 0;
+  uint64_t held_max_pct = 0;  // the largest (permits + unsent) * L as a percentage of D
   std::string first_error;
 };
 
@@ -43,7 +50,8 @@ inline uint32_t rc_log_rate(Rng& rng) {
 /// counts each permit as `account` segments (1; the self-test makes it
 /// larger so that the "never ahead" check must fire).
 inline RateCreditRun run_rate_credit(Harness<Vrate_credit_16>& h, uint64_t cycles, Rng& rng,
-                                     double spend_p = 0.5, uint64_t burst = 65536, double account = 1.0) {
+                                     double spend_p = 0.5, uint64_t burst = 65536, double account = 1.0,
+                                     double stall_p = 0.0) {
   constexpr uint32_t kFlows = 16;
   constexpr uint64_t kLag = 24;
   constexpr double kCu = 1048576.0;
@@ -55,11 +63,13 @@ inline RateCreditRun run_rate_credit(Harness<Vrate_credit_16>& h, uint64_t cycle
   d.init_valid_i = 0;
   d.upd_valid_i = 0;
   d.req_valid_i = 0;
+  d.sent_valid_i = 0;
   h.reset();
   // The timer clears its state first (FlowCount cycles).
   for (int i = 0; i < 64; ++i) h.tick();
+  std::deque<uint32_t> wire;  // spent permits not yet sent, in order
   struct Flow {
-    uint32_t len = 0, rate = 0, old_rate = 0, permits = 0;
+    uint32_t len = 0, rate = 0, old_rate = 0, permits = 0, unsent = 0;
     uint64_t changed_at = 0;
     double granted = 0, earned_hi = 0, earned_lo = 0;  // credit units
   };
@@ -89,9 +99,10 @@ inline RateCreditRun run_rate_credit(Harness<Vrate_credit_16>& h, uint64_t cycle
       Flow& x = fl[f];
       x.old_rate = std::max<uint32_t>(x.rate, x.old_rate * (c < x.changed_at + kLag));
       x.rate = rc_log_rate(rng);
-      // Flows that spend every cycle are kept below L/2 bytes per cycle, so
+      // Flows that spend every cycle are kept below L/32 bytes per cycle
+      // (all 16 together below half of the wire's segment per cycle), so
       // they spend faster than they earn and keep asking.
-      if (spend_p >= 1.0) x.rate = std::min<uint32_t>(x.rate, x.len << 19);
+      if (spend_p >= 1.0) x.rate = std::min<uint32_t>(x.rate, x.len << 15);
       x.changed_at = c;
       rmax = std::max(rmax, x.rate);
       d.upd_valid_i = 1;
@@ -115,18 +126,38 @@ inline RateCreditRun run_rate_credit(Harness<Vrate_credit_16>& h, uint64_t cycle
       r.permits += k;
       ++r.grants;
       if (x.granted > x.earned_hi + 1.0) fail("flow " + std::to_string(d.grant_flow_o) + " granted beyond its rate");
+      const uint64_t held = uint64_t{x.permits} + x.unsent;
+      if (held * x.len > burst) {
+        fail("flow " + std::to_string(d.grant_flow_o) + " holds " + std::to_string(held) + " segments of " +
+             std::to_string(x.len) + " B, beyond D = " + std::to_string(burst) + " B");
+      }
+      r.held_max_pct = std::max<uint64_t>(r.held_max_pct, held * x.len * 100 / burst);
     }
-    for (Flow& x : fl) {
+    for (uint32_t f = 0; f < kFlows; ++f) {
+      Flow& x = fl[f];
       const bool fresh = c < x.changed_at + kLag;
       x.earned_hi += fresh ? std::max(x.rate, x.old_rate) : x.rate;
       x.earned_lo += fresh ? std::min(x.rate, x.old_rate) : x.rate;
-      if (x.permits > 0 && rng.chance(spend_p)) --x.permits;
+      if (x.permits > 0 && rng.chance(spend_p)) {
+        --x.permits;
+        ++x.unsent;
+        wire.push_back(f);
+      }
+    }
+    // The wire: one segment per cycle (its notify reaches the cell now).
+    d.sent_valid_i = 0;
+    if (!wire.empty() && !(stall_p > 0.0 && rng.chance(stall_p))) {
+      d.sent_valid_i = 1;
+      d.sent_flow_i = wire.front();
+      --fl[wire.front()].unsent;
+      wire.pop_front();
     }
     h.tick();
     ++r.cycles;
   }
   d.upd_valid_i = 0;
   d.req_valid_i = 0;
+  d.sent_valid_i = 0;
   for (uint32_t f = 0; f < kFlows && r.errors == 0; ++f) {
     const Flow& x = fl[f];
     ++r.checks;

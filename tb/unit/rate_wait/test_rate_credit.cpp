@@ -20,10 +20,36 @@ TEST_CASE("rate_credit: random rates, updates and requests: never ahead of the r
   const RateCreditRun r = run_rate_credit(h, 400'000, rng, 0.5);
   INFO(r.first_error);
   CHECK(r.errors == 0);
-  std::printf("rate_credit (spend 0.5): %llu grants, %llu permits, %llu updates\n",
+  std::printf("rate_credit (spend 0.5): %llu grants, %llu permits, %llu updates; credit in hand at most %llu %% of D\n",
               static_cast<unsigned long long>(r.grants), static_cast<unsigned long long>(r.permits),
-              static_cast<unsigned long long>(r.updates));
+              static_cast<unsigned long long>(r.updates), static_cast<unsigned long long>(r.held_max_pct));
   CHECK(r.grants > 1000);
+}
+
+TEST_CASE("rate_credit: a slow wire: permits plus unsent segments never exceed D", "[rate][rate_credit]") {
+  // The wire takes a segment in 1 cycle of 20: segments wait, and the cell
+  // must count them against the bucket (with the cap at D alone, a flow
+  // would hold up to 44 segments beyond it).
+  const uint64_t seed = test_seed(13, "rate_credit slow wire");
+  Harness<Vrate_credit_16> h;
+  Rng rng(seed);
+  const RateCreditRun r = run_rate_credit(h, 400'000, rng, 0.5, 65536, 1.0, 0.95);
+  INFO(r.first_error);
+  CHECK(r.errors == 0);
+  std::printf("rate_credit (slow wire): %llu grants, %llu permits; credit in hand at most %llu %% of D\n",
+              static_cast<unsigned long long>(r.grants), static_cast<unsigned long long>(r.permits),
+              static_cast<unsigned long long>(r.held_max_pct));
+  CHECK(r.held_max_pct >= 90);  // the bound is reached, not only respected
+}
+
+TEST_CASE("rate_credit: the check catches credit in hand beyond D (self-test)", "[rate][rate_credit]") {
+  // The checker takes D as 32 KB while the cell has 64 KB: flows whose
+  // segments wait for the wire now look as if they held too much.
+  Harness<Vrate_credit_16> h;
+  Rng rng(13);
+  const RateCreditRun r = run_rate_credit(h, 400'000, rng, 0.5, 32768, 1.0, 0.95);
+  CHECK(r.errors > 0);
+  CHECK(r.first_error.find("beyond D") != std::string::npos);
 }
 
 TEST_CASE("rate_credit: flows that spend every permit are never starved", "[rate][rate_credit]") {
@@ -60,6 +86,7 @@ TEST_CASE("rate_credit: a flood of updates of one flow: none lost, the last one 
   d.init_valid_i = 0;
   d.upd_valid_i = 0;
   d.req_valid_i = 0;
+  d.sent_valid_i = 0;
   h.reset();
   for (int i = 0; i < 64; ++i) h.tick();
   constexpr uint32_t kLen = 1000;
@@ -87,10 +114,15 @@ TEST_CASE("rate_credit: a flood of updates of one flow: none lost, the last one 
       held += d.grant_cnt_o;
       if (c >= 1000) permits += d.grant_cnt_o;
     }
-    if (held > 0) --held;  // spends one per cycle: never the bottleneck at 8 B/cycle
+    // Spends one per cycle (never the bottleneck at 8 B/cycle); the segment
+    // leaves at once.
+    d.sent_valid_i = held > 0;
+    d.sent_flow_i = 5;
+    if (held > 0) --held;
     if (c == 1000) from = permits;
     h.tick();
   }
+  d.sent_valid_i = 0;
   // 199,000 cycles at 8 B/cycle = 1592 segments of 1000 B.
   const double got = double(permits - from) * kLen / 199'000.0;
   std::printf("rate_credit flood: last rate 8 B/cycle, granted %.4f B/cycle afterwards\n", got);
