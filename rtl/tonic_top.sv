@@ -106,6 +106,14 @@ module tonic_top
   // the burst (docs/design/credit-schemes.md).
   `include "user_configs.vh"
   localparam bit RateOn = CreditScheme == CreditRate;
+  // A protocol of the rate scheme whose user_configs.vh defines
+  // TONIC_RATE_CUT_VOIDS: a rate cut voids the credit in hand and reaches
+  // the addresses already queued (docs/design/credit-schemes.md).
+`ifdef TONIC_RATE_CUT_VOIDS
+  localparam int unsigned CutVoids = 1;
+`else
+  localparam int unsigned CutVoids = 0;
+`endif
 
   logic            enq_valid, enq_init, enq_rtx;
   logic [IdW-1:0]  enq_flow;
@@ -124,7 +132,13 @@ module tonic_top
   credit_stats_t   dd_credit_stats;
   dd_stats_t       dd_stats;
   status_t         dd_status;
-  logic            rc_wait;
+  logic            rc_wait, rc_cut, rc_grant_set;
+  logic            gate_void, void_valid;
+  logic [IdW-1:0]  void_flow;
+  logic [15:0]     void_cnt;
+  logic            gate_valid, gate_set, gate_hold;
+  logic [IdW-1:0]  gate_flow, gate_hold_flow;
+  logic [15:0]     gate_cnt;
   echo_t           rx_echo;
   logic [31:0]     dd_now;
   ts_t             seg_ts_q;
@@ -209,6 +223,16 @@ module tonic_top
     .rc_grant_valid_i(rc_grant_valid),
     .rc_grant_flow_i (rc_grant_flow),
     .rc_grant_cnt_i  (rc_grant_cnt),
+    .rc_grant_set_i  (rc_grant_set),
+    .rc_grant_cut_i  (rc_cut),
+    .void_valid_i    (void_valid),
+    .void_flow_i     (void_flow),
+    .void_cnt_i      (void_cnt),
+    .gate_valid_o    (gate_valid),
+    .gate_set_o      (gate_set),
+    .gate_void_o     (gate_void),
+    .gate_flow_o     (gate_flow),
+    .gate_cnt_o      (gate_cnt),
     .credit_stats_o  (dd_credit_stats)
   );
 
@@ -228,7 +252,8 @@ module tonic_top
       .FlowCount (FlowCount),
       .LenW      (LenW),
       .BurstBytes(BurstBytes),
-      .RateInit  (RateInit)
+      .RateInit  (RateInit),
+      .CutVoids  (CutVoids)
     ) u_rate (
       .clk_i        (clk_i),
       .rst_i        (rst_i),
@@ -241,24 +266,32 @@ module tonic_top
       .upd_rate_i   (rc_rate_ok),
       .req_valid_i  (rc_req_valid),
       .req_flow_i   (rc_req_flow),
+      .hold_valid_i (gate_hold),
+      .hold_flow_i  (gate_hold_flow),
       .sent_valid_i (txn_valid),
       .sent_flow_i  (txn_flow),
       .grant_valid_o(rc_grant_valid),
       .grant_flow_o (rc_grant_flow),
       .grant_cnt_o  (rc_grant_cnt),
+      .grant_set_o  (rc_grant_set),
       .now_o        (rc_now_unused),
-      .wait_o       (rc_wait)
+      .wait_o       (rc_wait),
+      .cut_o        (rc_cut)
     );
-    logic [31:0] rc_updates_q, rc_waits_q;
+    logic [31:0] rc_updates_q, rc_waits_q, rc_cuts_q, rc_holds_q;
     always_ff @(posedge clk_i) begin
       if (rst_i) begin
         rc_updates_q <= '0;
         rc_waits_q   <= '0;
+        rc_cuts_q    <= '0;
+        rc_holds_q   <= '0;
         rc_clamped_q <= '0;
         rate_clamp_q <= 1'b0;
       end else begin
         rc_updates_q <= rc_updates_q + 32'(rc_upd_valid);
         rc_waits_q   <= rc_waits_q + 32'(rc_wait);
+        rc_cuts_q    <= rc_cuts_q + 32'(rc_cut);
+        rc_holds_q   <= rc_holds_q + 32'(gate_hold);
         rc_clamped_q <= rc_clamped_q + 32'(rc_upd_valid && rc_rate_bad);
         rate_clamp_q <= rc_upd_valid && rc_rate_bad;
       end
@@ -269,26 +302,33 @@ module tonic_top
       credit_stats_o.rate_updates   = rc_updates_q;
       credit_stats_o.rate_waits     = rc_waits_q;
       credit_stats_o.rate_clamped   = rc_clamped_q;
+      credit_stats_o.rate_cuts      = rc_cuts_q;
+      credit_stats_o.wire_holds     = rc_holds_q;
     end
   end else begin : g_no_rate
     assign rc_init_ready  = 1'b1;
     assign rc_grant_valid = 1'b0;
     assign rc_grant_flow  = '0;
     assign rc_grant_cnt   = '0;
+    assign rc_grant_set   = 1'b0;
     assign rc_wait        = 1'b0;
+    assign rc_cut         = 1'b0;
     assign credit_stats_o = dd_credit_stats;
     assign rate_clamp_q      = 1'b0;
     assign rate_clamp_flow_q = '0;
     logic unused_rate;
     assign unused_rate = ^{rc_init_valid, rc_init_flow, rc_init_len, rc_upd_valid, rc_upd_flow,
-                           rc_upd_rate, rc_req_valid, rc_req_flow, rc_wait,
-                           32'(BurstBytes), 32'(RateInit), 32'(RateMax)};
+                           rc_upd_rate, rc_req_valid, rc_req_flow, rc_wait, rc_cut, gate_hold, gate_hold_flow,
+                           32'(BurstBytes), 32'(RateInit), 32'(RateMax), CutVoids};
   end
 
+  // The wire gate: with the rate scheme, credit is checked again where a
+  // segment leaves (a cut reaches addresses already queued).
   tonic_cr_engine #(
     .FlowCount(FlowCount),
     .RingN    (RingN),
-    .LenW     (LenW)
+    .LenW     (LenW),
+    .WireGate (RateOn ? 1 : 0)
   ) u_cr (
     .clk_i        (clk_i),
     .rst_i        (rst_i),
@@ -309,6 +349,16 @@ module tonic_top
     .txn_idx_o    (txn_idx),
     .txn_rtx_o    (txn_rtx),
     .txn_len_o    (txn_len),
+    .gate_valid_i (gate_valid),
+    .gate_set_i   (gate_set),
+    .gate_void_i  (gate_void),
+    .gate_flow_i  (gate_flow),
+    .gate_cnt_i   (gate_cnt),
+    .gate_hold_o  (gate_hold),
+    .gate_hold_flow_o(gate_hold_flow),
+    .void_valid_o (void_valid),
+    .void_flow_o  (void_flow),
+    .void_cnt_o   (void_cnt),
     .enq_drop_o   (cr_enq_drop_o),
     .ready_flows_o(ready_flows_o)
   );

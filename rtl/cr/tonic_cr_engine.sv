@@ -6,9 +6,10 @@
 // pipeline, round robin between flows that have one (docs/spec/blocks.md,
 // "Flow scheduling", step 2). With window credit the DD engine already enforces the window, so a
 // flow is ready to transmit iff its ring is not empty. The rate and token
-// schemes enforce their credit where the DD engine picks a segment (one
-// permit per segment, docs/design/credit-schemes.md), so the rings hold
-// credited addresses and this engine serves all three schemes alike.
+// schemes take a permit where the DD engine picks a segment (one permit
+// per segment, docs/design/credit-schemes.md); with WireGate on, this
+// engine checks credit again where an address leaves (the wire gate), so
+// that a revocation (a rate cut) reaches addresses already queued.
 //
 // Semantics:
 //   - enq_valid_i && enq_init_i: flow enq_flow_i is (re)initialised with
@@ -30,6 +31,25 @@
 //   - Latency: an address enqueued in cycle t to an empty ring of an idle
 //     engine leaves in cycle t + 4 at the earliest (ready-set insert 2, ring
 //     read 1, output register 1).
+//   - Wire gate (WireGate = 1): per flow, wire permits W = wg - ws (17-bit
+//     counters mod 2^17; W >= 0 always): wg has one writer, the gate
+//     port (gate_set_i = 0: wg += gate_cnt_i; gate_set_i = 1: wg = ws +
+//     gate_cnt_i, a revocation), ws one, the release (+1 per address read
+//     from a ring). A flow's address is read only while W > 0; a flow
+//     picked with W <= 0 is held: it leaves the ready set (gate_hold_o
+//     pulses, one cycle later: the rate cell is asked for credit) and a
+//     later gate add with gate_cnt_i != 0 puts it back if its ring is not
+//     empty. A set with gate_void_i (a rate cut) hands the W it voided back
+//     on void_* (less a release of the same flow in its cycle), exactly:
+//     the DD engine subtracts it from the flow's permits, which leaves
+//     them at minus the addresses still in the ring. The DD engine sends every permit it grants here
+//     too (and its revocations), so W = its permits + this flow's queued
+//     addresses until a revocation, and the gate never holds a flow then.
+//     A revocation in cycle t applies to every read from cycle t + 1: at
+//     most the output queue's entries and the read in flight (OqDepth + 1)
+//     leave after it. W never exceeds 65535 + RingN (the DD engine's cap).
+//     Bad input (a grant that would take W past 2^17 - 1) is not checked
+//     here: the DD engine's grant stage cuts permits at 65535.
 //
 // Structure: `head`/`tail` per flow (one writer each: transmit / enqueue;
 // count = tail - head, mod 2 RingN) in plain arrays (LUTRAM); the rings in
@@ -47,6 +67,8 @@ module tonic_cr_engine #(
   parameter int unsigned RingN = 16,
   /// Width of a segment's length field.
   parameter int unsigned LenW = 16,
+  /// 1: check wire permits where an address leaves (the rate scheme); 0: none.
+  parameter int unsigned WireGate = 0,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount)
 ) (
@@ -72,6 +94,21 @@ module tonic_cr_engine #(
   output logic      [31:0]     txn_idx_o,    // the address that left: index,
   output logic                 txn_rtx_o,    // retransmission,
   output logic      [LenW-1:0] txn_len_o,    // length
+  // Wire gate (WireGate = 1; ignored otherwise): add or set permits.
+  input  wire logic            gate_valid_i,
+  input  wire logic            gate_set_i,   // W = gate_cnt_i instead of W += gate_cnt_i ...
+  input  wire logic            gate_void_i,  // ... and hand the voided W back (void_*)
+  input  wire logic [IdW-1:0]  gate_flow_i,
+  input  wire logic [15:0]     gate_cnt_i,
+  // A flow was held at the gate (registered one-cycle pulse: the rate
+  // cell is asked for credit, and it is counted).
+  output logic                 gate_hold_o,
+  output logic      [IdW-1:0]  gate_hold_flow_o,
+  // The wire permits a set with gate_void_i voided (registered; the DD
+  // engine subtracts them from the flow's permits).
+  output logic                 void_valid_o,
+  output logic      [IdW-1:0]  void_flow_o,
+  output logic      [15:0]     void_cnt_o,   // mod 2^16, as the DD engine's permit counters
   // Bad input: an enqueue to a full ring was dropped (one-cycle pulse).
   output logic                 enq_drop_o,
   // Flows in the ready set (statistics; tonic_flow_fifo count_o rules).
@@ -120,7 +157,8 @@ module tonic_cr_engine #(
   assign f_head   = head_q[f];
   assign f_tail   = tail_q[f];
   assign f_cnt    = f_tail - f_head;
-  assign fire     = pick && (f_cnt != '0) && !(enq_valid_i && enq_init_i && enq_flow_i == f);
+  logic        f_ok;         // f may release: the wire gate allows it
+  assign fire     = pick && (f_cnt != '0) && !(enq_valid_i && enq_init_i && enq_flow_i == f) && f_ok;
   assign enq_same = enq_ok && enq_flow_i == f;
   // After this read: f_cnt - 1 + (enqueue to f this cycle).
   assign f_more   = (f_cnt != ptr_t'(1)) || enq_same;
@@ -159,14 +197,25 @@ module tonic_cr_engine #(
   // (served meanwhile as the sticky flow) cost one idle cycle.
   logic           rs_nxt_valid_unused;
   logic [IdW-1:0] rs_nxt_id_unused;
+  logic           gate_insert;   // a gate add puts a held flow back
+  localparam int unsigned RsPorts = (WireGate != 0) ? 4 : 2;
+  logic [RsPorts-1:0]          rs_ins_valid;
+  logic [RsPorts-1:0][IdW-1:0] rs_ins_id;
+  if (WireGate != 0) begin : g_rs4
+    assign rs_ins_valid = {1'b0, gate_insert, fire && f_more, enq_insert};
+    assign rs_ins_id    = {gate_flow_i, gate_flow_i, f, enq_flow_i};
+  end else begin : g_rs2
+    assign rs_ins_valid = {fire && f_more, enq_insert};
+    assign rs_ins_id    = {f, enq_flow_i};
+  end
   tonic_flow_fifo #(
     .FlowCount (FlowCount),
-    .WritePorts(2)
+    .WritePorts(RsPorts)
   ) u_ready (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
-    .ins_valid_i({fire && f_more, enq_insert}),
-    .ins_id_i   ({f, enq_flow_i}),
+    .ins_valid_i(rs_ins_valid),
+    .ins_id_i   (rs_ins_id),
     .out_valid_o(rs_valid),
     .out_ready_i(rs_pop),
     .out_id_o   (rs_id),
@@ -187,6 +236,87 @@ module tonic_cr_engine #(
     if (pick) begin
       cur_q <= f;
     end
+  end
+
+  // ---------------------------------------------------------------------
+  // Wire gate: W = wg - ws per flow (LUTRAM, no reset: the DD engine sets
+  // a flow's W on ADD, through the gate port).
+  if (WireGate != 0) begin : g_gate
+    // W is never negative (a release needs W > 0, a set counts from the
+    // ws after the release of its cycle) and stays below 2^16 + RingN, so
+    // 17 bits hold it and W > 0 is wg != ws: an equality, not a subtract
+    // (the subtract's carry chain cost 4.5 levels at 4096 flows).
+    localparam int unsigned GW = 17;
+    logic [GW-1:0] wg_q [FlowCount];
+    logic [GW-1:0] ws_q [FlowCount];
+    logic [GW-1:0] ws_g;
+    ptr_t          g_cnt;
+    assign f_ok = wg_q[f] != ws_q[f];
+    assign ws_g = ws_q[gate_flow_i];
+    assign g_cnt = tail_q[gate_flow_i] - head_q[gate_flow_i];
+    always_ff @(posedge clk_i) begin
+      if (fire) begin
+        ws_q[f] <= ws_q[f] + GW'(1);
+      end
+    end
+    // A set counts from the ws after this cycle's release: both sums are
+    // formed before fire is known, fire only chooses (an adder after it
+    // cost 6 levels).
+    logic [GW-1:0] set0, set1, add_g, wg_g, w_g0, w_g1;
+    assign wg_g  = wg_q[gate_flow_i];
+    assign set0  = ws_g + GW'(gate_cnt_i);
+    assign set1  = set0 + GW'(1);
+    assign add_g = wg_g + GW'(gate_cnt_i);
+    // The permits a set voids: W before it, less the release of its cycle.
+    assign w_g0  = wg_g - ws_g;
+    assign w_g1  = w_g0 - GW'(1);
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        void_valid_o <= 1'b0;
+      end else begin
+        void_valid_o <= gate_valid_i && gate_set_i && gate_void_i;
+      end
+      void_flow_o <= gate_flow_i;
+      void_cnt_o  <= 16'((fire && f == gate_flow_i) ? w_g1 : w_g0);
+    end
+    always_ff @(posedge clk_i) begin
+      if (gate_valid_i) begin
+        wg_q[gate_flow_i] <= !gate_set_i ? add_g : (fire && f == gate_flow_i) ? set1 : set0;
+      end
+    end
+`ifdef TONIC_ASSERT
+    // W >= 0 (its top bit never set: W < 2^16 + RingN).
+    logic [GW-1:0] w_f_chk;
+    assign w_f_chk = wg_q[f] - ws_q[f];
+    always_ff @(posedge clk_i) begin
+      if (!rst_i && pick) begin
+        assert (!w_f_chk[GW-1]) else $error("cr_assert: wire permits of flow %0d below 0", f);
+      end
+    end
+`endif
+    // Put a flow back with permits and addresses queued; a flow re-inserted
+    // by its own release this cycle is in the set already.
+    assign gate_insert = gate_valid_i && gate_cnt_i != '0 && g_cnt != '0
+                      && !(fire && f_more && f == gate_flow_i);
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        gate_hold_o <= 1'b0;
+      end else begin
+        gate_hold_o <= pick && (f_cnt != '0) && !f_ok
+                    && !(enq_valid_i && enq_init_i && enq_flow_i == f);
+      end
+      gate_hold_flow_o <= f;
+    end
+  end else begin : g_no_gate
+    assign f_ok        = 1'b1;
+    assign gate_insert = 1'b0;
+    assign gate_hold_o = 1'b0;
+    assign gate_hold_flow_o = '0;
+    assign void_valid_o = 1'b0;
+    assign void_flow_o  = '0;
+    assign void_cnt_o   = '0;
+    logic unused_gate;
+    assign unused_gate = ^{gate_valid_i, gate_set_i, gate_void_i, gate_flow_i, gate_cnt_i, gate_insert};
   end
 
   // ---------------------------------------------------------------------

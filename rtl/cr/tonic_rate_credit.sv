@@ -38,8 +38,19 @@
 //     old rate, then R = the new rate, so credit earned before is neither
 //     lost nor counted twice. A flow that is waiting is checked at once with
 //     the new rate (granted, or re-armed).
-// Op priority: INIT, SET RATE, wake-up, request. Requests form a set (a
-// flow asks at most once until it is served: tonic_flow_fifo). Rate updates
+//   - With CutVoids (the protocol's choice, TONIC_RATE_CUT_VOIDS in its
+//     user_configs.vh), a cut (SET RATE with a rate below the flow's)
+//     revokes the credit in hand instead: c0 = 0, given = sent (H = 0), and a revocation goes out
+//     on the grant port (grant_set_o with cut_o, count 0): the CR engine's
+//     wire gate sets the flow's permits to 0 and hands the ones it voided
+//     back to the DD engine, whose permits become minus the addresses the
+//     flow has queued (a debt), so the next segment on the wire waits
+//     L / R_new and the queued ones are paid before new ones are made.
+//     INIT sends a revocation without cut_o (the wire gate starts at 0
+//     permits; nothing to hand back).
+// Op priority: INIT, SET RATE, wake-up, request. Requests (the DD
+// engine's, and the CR wire gate's holds) form a set (a flow asks at most
+// once until it is served: tonic_flow_fifo). Rate updates
 // are merged per flow: the latest rate waits in a per-flow register
 // (LUTRAM) and the flow in a set like the requests', so none is lost and
 // the last one a protocol wrote is the one applied (an update that arrives
@@ -71,6 +82,9 @@ module tonic_rate_credit #(
   parameter int unsigned RateInit = 0,
   /// tonic_rate_timer's slot width 2^SlotShift (cycles).
   parameter int unsigned SlotShift = 2,
+  /// 1: a rate cut voids the credit in hand (revocation); 0: a cut settles
+  /// like any update (token-bucket semantics: up to D may still leave).
+  parameter int unsigned CutVoids = 0,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount)
 ) (
@@ -88,6 +102,9 @@ module tonic_rate_credit #(
   // CHECK requests (no ready; a request of a flow already asking is merged).
   input  wire logic            req_valid_i,
   input  wire logic [IdW-1:0]  req_flow_i,
+  // ... and from the CR engine's wire gate (a flow held there; merged too).
+  input  wire logic            hold_valid_i,
+  input  wire logic [IdW-1:0]  hold_flow_i,
   // A segment of this flow left the sender (the CR engine's transmit
   // notify, one per cycle at most).
   input  wire logic            sent_valid_i,
@@ -96,9 +113,11 @@ module tonic_rate_credit #(
   output logic                 grant_valid_o,
   output logic      [IdW-1:0]  grant_flow_o,
   output logic      [4:0]      grant_cnt_o,
+  output logic                 grant_set_o,  // a revocation (INIT, or a cut with cut_o): grant_cnt_o = 0
   // Time and statistics.
   output logic      [31:0]     now_o,
-  output logic                 wait_o        // a flow was armed to wait (pulse)
+  output logic                 wait_o,       // a flow was armed to wait (pulse)
+  output logic                 cut_o         // a cut revoked a flow's credit (with its grant_set_o)
 );
   if (BurstBytes == 0 || BurstBytes >= (1 << 27)) begin : g_check_burst
     $fatal(1, "tonic_rate_credit: BurstBytes must be in 1..2^27-1");
@@ -244,8 +263,8 @@ module tonic_rate_credit #(
   ) u_req (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
-    .ins_valid_i({1'b0, req_valid_i}),
-    .ins_id_i   ({req_flow_i, req_flow_i}),
+    .ins_valid_i({hold_valid_i, req_valid_i}),
+    .ins_id_i   ({hold_flow_i, req_flow_i}),
     .out_valid_o(rq_valid),
     .out_ready_i(rq_pop),
     .out_id_o   (rq_flow),
@@ -339,6 +358,7 @@ module tonic_rate_credit #(
   logic           behind2_q, behind3_q, behind4_q;
   logic [HlW-1:0] hl3_q;    // H * L bytes
   logic [DB-1:0]  capb4_q;  // D - H * L bytes, 0 when H * L >= D
+  logic           cut3_q, cut4_q;  // a SET RATE below the old rate (C2's compare)
 
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
@@ -366,16 +386,21 @@ module tonic_rate_credit #(
     behind2_q <= behind1;
     behind3_q <= behind2_q;
     behind4_q <= behind3_q;
+    cut3_q  <= (CutVoids != 0) && c2_q.op == OpRate && c2_q.arg < st2_q.rate;
+    cut4_q  <= cut3_q;
     hl3_q   <= HlW'(held2_q) * HlW'(st2_q.len);
     sent3_q <= sent2_q;
     sent4_q <= sent3_q;
-    capb4_q <= (hl3_q >= HlW'(BurstBytes)) ? '0 : DB'(HlW'(BurstBytes) - hl3_q);
+    // A cut: no credit, nothing held (H = 0).
+    capb4_q <= cut3_q ? DB'(BurstBytes)
+             : (hl3_q >= HlW'(BurstBytes)) ? '0 : DB'(HlW'(BurstBytes) - hl3_q);
     room3_q <= {1'b0, DCap} - {1'b0, st2_q.c0};
     // C3: the credit, capped at D: c0 + product >= D << 20 iff the product
     // reaches the room left (two carry chains side by side, not in a row).
     // A c0 above the cap (only from an older, larger D) caps too.
     st4_q   <= st3_q;
-    c4c_q   <= (room3_q[CW] || prod3_q >= ProdW'(room3_q)) ? DCap : st3_q.c0 + CW'(prod3_q);
+    c4c_q   <= cut3_q ? '0
+             : (room3_q[CW] || prod3_q >= ProdW'(room3_q)) ? DCap : st3_q.c0 + CW'(prod3_q);
   end
 
   // C4: permits; the state write. The whole bytes of credit minus L << j
@@ -416,7 +441,7 @@ module tonic_rate_credit #(
   // given + k for the five candidates side by side (an adder after the
   // choice of k cost two levels).
   logic [HW-1:0] given4, given4_k [5];
-  assign given4 = behind4_q ? sent4_q : st4_q.given;
+  assign given4 = (behind4_q || cut4_q) ? sent4_q : st4_q.given;
   for (genvar j = 0; j < 5; j++) begin : g_given
     assign given4_k[j] = given4 + HW'(1 << j);
   end
@@ -446,11 +471,14 @@ module tonic_rate_credit #(
   always_ff @(posedge clk_i) begin
     if (rst_i) begin
       grant_valid_o <= 1'b0;
+      cut_o         <= 1'b0;
     end else begin
-      grant_valid_o <= c4_q.valid && grant_ok && !k_zero;
+      grant_valid_o <= c4_q.valid && ((grant_ok && !k_zero) || cut4_q || c4_q.op == OpInit);
+      cut_o         <= c4_q.valid && cut4_q;
     end
     grant_flow_o <= c4_q.flow;
-    grant_cnt_o  <= k;
+    grant_cnt_o  <= (c4_q.op == OpInit) ? '0 : k;
+    grant_set_o  <= cut4_q || c4_q.op == OpInit;
   end
 
   // The wait: need = (L << 20) - c(t) under both caps (< L << 20 when

@@ -82,14 +82,17 @@
     // Credit never negative (rate and token schemes): a shadow of every
     // flow's permits (granted - used) kept as a signed count from the
     // engine's events alone: + each grant as written, - each segment, =
-    // TokensInit at ADD. A segment needs a permit; the count stays in
-    // [0, 65535] and equals the engine's own granted - used.
+    // TokensInit at ADD, - the permits the wire gate voided at a cut. A
+    // segment needs a permit; the count stays in [0, 65535] (rate: a signed
+    // count, a debt after a revocation) and equals the engine's own
+    // granted - used.
     if (CreditOn) begin : g_credit_assert
       int sh_perm [FlowCount];
       logic [16:0] a_after;  // permits after this cycle's grant (17 bits: no wrap)
       // granted and used are counters mod 2^16 (either may wrap past the
       // other): the permits are their 16-bit difference, widened only then.
-      assign a_after = 17'(16'(u_credit_gate.g_credit.granted_g - u_credit_gate.g_credit.used_g)) + 17'(u_credit_gate.g_credit.g_add);
+      assign a_after = 17'(16'(u_credit_gate.g_credit.granted_g - u_credit_gate.g_credit.used_g))
+                     + 17'(u_credit_gate.g_credit.g_add);
       always_ff @(posedge clk_i) begin
         if (rst_i) begin
           for (int f = 0; f < FlowCount; f++) sh_perm[f] <= 0;
@@ -98,20 +101,26 @@
             assert (sh_perm[nf] >= 1 && u_credit_gate.g_credit.n_perm != '0)
               else $error("dd_assert: credit never negative: flow %0d sends with %0d permits (engine %0d)", nf,
                           sh_perm[nf], u_credit_gate.g_credit.n_perm);
-            assert (int'(u_credit_gate.g_credit.n_perm) == sh_perm[nf])
+            assert ((RateOn ? int'(signed'(u_credit_gate.g_credit.n_perm)) : int'(u_credit_gate.g_credit.n_perm))
+                    == sh_perm[nf])
               else $error("dd_assert: credit never negative: flow %0d permits %0d, shadow %0d", nf,
                           u_credit_gate.g_credit.n_perm, sh_perm[nf]);
           end
-          if (g_ins) begin
+          if (g_ins && !RateOn) begin
             assert (a_after <= 17'hffff)
               else $error("dd_assert: credit never negative: flow %0d permits wrap (%0d)", g_flow, a_after);
           end
           for (int f = 0; f < FlowCount; f++) begin
             automatic int p = sh_perm[f];
             if (g_ins && g_flow == flow_t'(f)) p = p + int'(u_credit_gate.g_credit.g_add);
+            // A cut: the wire permits the gate voided (a debt of the
+            // addresses generated and not yet released).
+            if (void_valid_i && void_flow_i == flow_t'(f)) p = p - int'(void_cnt_i);
             if (ns_fire && nf == flow_t'(f)) p = p - 1;
             if (c_add && cf == flow_t'(f)) p = int'(TokensInit);
-            assert (p >= 0 && p <= 65535)
+            // Rate: a debt after a cut, at most the addresses generated and
+            // not released (RingN).
+            assert (RateOn ? (p >= -int'(RingN) && p <= 32767) : (p >= 0 && p <= 65535))
               else $error("dd_assert: credit never negative: flow %0d shadow permits %0d", f, p);
             sh_perm[f] <= p;
           end

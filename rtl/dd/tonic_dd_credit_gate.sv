@@ -13,8 +13,17 @@
 // with nothing to send is dropped again at its pop).
 // Rate scheme: ADD initialises the flow's credit in the rate cell (ADD
 // waits while its queue is full, in tonic_dd_control); new rates and
-// permit requests leave registered. With the window scheme the gate is
-// empty: every segment has a permit.
+// permit requests leave registered. Every grant is passed on to the CR
+// engine's wire gate (gate_*_o, registered), so the permits there equal
+// this flow's permits plus its addresses not yet released. A grant with
+// rc_grant_set_i (the rate cell's INIT, or a rate cut with rc_grant_cut_i)
+// is a revocation: passed on, it sets the gate's permits to 0; for a cut
+// the gate hands the permits it voided back (void_*_i), and they are
+// subtracted here (`voided`, one writer: the void port), which leaves the
+// permits at minus the addresses still queued: a debt that the next grants
+// pay first. With the rate scheme the permits are a signed count,
+// granted - used - voided; a flow generates only with permits > 0. With
+// the window scheme the gate is empty: every segment has a permit.
 `default_nettype none
 
 /// Credit gate of the DD engine.
@@ -112,8 +121,28 @@ module tonic_dd_credit_gate
   input  wire logic            rc_grant_valid_i,
   /// ... to this flow ...
   input  wire logic [IdW-1:0]  rc_grant_flow_i,
-  /// ... this many.
+  /// ... this many ...
   input  wire logic [4:0]      rc_grant_cnt_i,
+  /// ... or a revocation (the count is 0) ...
+  input  wire logic            rc_grant_set_i,
+  /// ... for a cut (the wire gate hands the voided permits back).
+  input  wire logic            rc_grant_cut_i,
+  /// The wire gate voided permits of a flow (a cut) ...
+  input  wire logic            void_valid_i,
+  /// ... of this flow ...
+  input  wire logic [IdW-1:0]  void_flow_i,
+  /// ... this many.
+  input  wire logic [15:0]     void_cnt_i,
+  /// Wire gate (CR engine): this cycle's grant or revocation ...
+  output logic                 gate_valid_o,
+  /// ... sets instead of adding ...
+  output logic                 gate_set_o,
+  /// ... and hands the voided permits back (void_*_i) ...
+  output logic                 gate_void_o,
+  /// ... for this flow ...
+  output logic [IdW-1:0]       gate_flow_o,
+  /// ... this many permits.
+  output logic [15:0]          gate_cnt_o,
   /// Credit counters (rate_* fields are the rate cell's, filled in by the top).
   output credit_stats_t        credit_stats_o
 );
@@ -128,6 +157,8 @@ module tonic_dd_credit_gate
     logic        valid;
     flow_t       flow;
     logic [16:0] add;       // tokens or permits to add (before the cut)
+    logic        revoke;    // a revocation (passed on to the wire gate)
+    logic        cut;       // ... for a cut
     logic        pull_we;   // an RxPull: pull carries its cumulative number
     logic [15:0] pull;
   } grant_t;
@@ -139,6 +170,8 @@ module tonic_dd_credit_gate
 
   if (CreditOn) begin : g_credit
     perm_t granted_n, used_n, granted_g, used_g, pull_g, n_perm, g_room, g_delta, g_add;
+    perm_t g_wd;            // granted after the grant stage's write
+    perm_t voided_n, voided_v;  // permits voided by cuts (rate)
     logic  g_after, g_cut;
     logic [16:0] g_total;
     logic  used_we;
@@ -146,11 +179,11 @@ module tonic_dd_credit_gate
     // stage's (combinational, g_q.flow).
     tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
                       .Clear(1), .Init(16'(TokensInit))) u_granted_n (
-      .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(granted_g + g_add),
+      .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(g_wd),
       .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(ns_flow_d_i), .rdata_o(granted_n));
     tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
                       .Clear(1), .Init(16'(TokensInit))) u_granted_g (
-      .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(granted_g + g_add),
+      .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(g_wd),
       .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow), .rdata_o(granted_g));
     assign used_we = ns_fire_i;
     tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
@@ -168,10 +201,35 @@ module tonic_dd_credit_gate
       .wdata_i(g_q.pull), .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow),
       .rdata_o(pull_g));
 
-    assign n_perm        = granted_n - used_n;
-    assign credit_ok_o   = n_perm != '0;
-    assign credit_more_o = n_perm != 16'd1;
-    assign n_perm_high   = n_perm > perm_t'(LowMark + 1);
+    // Permits voided by the wire gate at cuts (rate scheme; one writer,
+    // the void port; 0 otherwise).
+    if (RateOn) begin : g_voided
+      tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
+                        .Clear(1)) u_voided_n (
+        .clk_i(clk_i), .we_i(void_valid_i), .waddr_i(void_flow_i), .wdata_i(voided_v + void_cnt_i),
+        .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(ns_flow_d_i), .rdata_o(voided_n));
+      tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+                        .Clear(1)) u_voided_v (
+        .clk_i(clk_i), .we_i(void_valid_i), .waddr_i(void_flow_i), .wdata_i(voided_v + void_cnt_i),
+        .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(void_flow_i), .rdata_o(voided_v));
+    end else begin : g_no_voided
+      assign voided_n = '0;
+      assign voided_v = '0;
+      logic unused_void;
+      assign unused_void = ^{void_valid_i, void_flow_i, void_cnt_i, voided_v};
+    end
+    assign n_perm        = granted_n - used_n - voided_n;
+    if (RateOn) begin : g_signed
+      // Rate: a signed count (a cut leaves a debt; |permits| < 2^15: at most
+      // 44 held, at most the addresses generated and not released owed).
+      assign credit_ok_o   = !n_perm[15] && n_perm != '0;
+      assign credit_more_o = !n_perm[15] && n_perm > 16'd1;
+      assign n_perm_high   = !n_perm[15] && n_perm > perm_t'(LowMark + 1);
+    end else begin : g_unsigned
+      assign credit_ok_o   = n_perm != '0;
+      assign credit_more_o = n_perm != 16'd1;
+      assign n_perm_high   = n_perm > perm_t'(LowMark + 1);
+    end
     assign n_park        = ns_want_i && !credit_ok_o;
 
     // Grant stage.
@@ -179,7 +237,10 @@ module tonic_dd_credit_gate
     assign g_after  = g_q.pull_we && !g_delta[15] && g_delta != '0;
     assign g_total  = g_q.add + (g_after ? 17'(g_delta) : 17'd0);
     assign g_room   = 16'hffff - (granted_g - used_g);
-    assign g_cut    = g_total > 17'(g_room);
+    assign g_wd     = granted_g + g_add;
+    // Rate: grants are <= 16 and permits stay far below 2^15 (a signed
+    // count): no cut. Token: permits <= 65535.
+    assign g_cut    = !RateOn && g_total > 17'(g_room);
     assign g_stale  = g_q.valid && g_q.pull_we && !g_after;
     assign g_excess = g_q.valid && g_cut;
     assign g_add    = g_cut ? g_room : 16'(g_total);
@@ -190,6 +251,8 @@ module tonic_dd_credit_gate
         g_d.valid = rc_grant_valid_i;
         g_d.flow  = rc_grant_flow_i;
         g_d.add   = 17'(rc_grant_cnt_i);
+        g_d.revoke   = rc_grant_set_i;
+        g_d.cut      = rc_grant_cut_i;
       end
       logic unused_tok;
       assign unused_tok = ^{in2_tokens_i, in2_pull_i, in2_grant_i, per_tokens_we_i, per_tokens_i,
@@ -210,7 +273,8 @@ module tonic_dd_credit_gate
         end
       end
       logic unused_rate;
-      assign unused_rate = ^{rc_grant_valid_i, rc_grant_flow_i, rc_grant_cnt_i};
+      assign unused_rate = ^{rc_grant_valid_i, rc_grant_flow_i, rc_grant_cnt_i, rc_grant_set_i,
+                             rc_grant_cut_i};
     end
 
     always_ff @(posedge clk_i) begin
@@ -221,8 +285,23 @@ module tonic_dd_credit_gate
       end
       g_q.flow    <= g_d.flow;
       g_q.add     <= g_d.add;
+      g_q.revoke     <= g_d.revoke;
+      g_q.cut        <= g_d.cut;
       g_q.pull_we <= g_d.pull_we;
       g_q.pull    <= g_d.pull;
+    end
+
+    // The wire gate sees every grant and revocation one cycle later.
+    always_ff @(posedge clk_i) begin
+      if (rst_i) begin
+        gate_valid_o <= 1'b0;
+      end else begin
+        gate_valid_o <= g_q.valid;
+      end
+      gate_set_o  <= g_q.revoke;
+      gate_void_o <= g_q.revoke && g_q.cut;
+      gate_flow_o <= g_q.flow;
+      gate_cnt_o  <= g_add;
     end
 
     always_comb begin
@@ -243,10 +322,16 @@ module tonic_dd_credit_gate
     assign cstats_d      = cstats_q;
     assign g_stale       = 1'b0;
     assign g_excess      = 1'b0;
+    assign gate_valid_o  = 1'b0;
+    assign gate_set_o    = 1'b0;
+    assign gate_void_o   = 1'b0;
+    assign gate_flow_o   = '0;
+    assign gate_cnt_o    = '0;
     logic unused_credit;
     assign unused_credit = ^{in2_cred_i, in2_tokens_i, in2_pull_i, in2_grant_i, per_tokens_we_i,
                              per_tokens_i, per_cancelled_i, ns_flow_d_i, ns_want_i, rc_grant_valid_i,
-                             rc_grant_flow_i, rc_grant_cnt_i, g_d, g_q};
+                             rc_grant_flow_i, rc_grant_cnt_i, rc_grant_set_i, rc_grant_cut_i,
+                             void_valid_i, void_flow_i, void_cnt_i, g_d, g_q};
   end
 
   assign ins_o        = g_q.valid;

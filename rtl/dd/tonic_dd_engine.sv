@@ -177,6 +177,26 @@ module tonic_dd_engine
   input  wire logic [IdW-1:0]  rc_grant_flow_i,
   /// ... this many.
   input  wire logic [4:0]      rc_grant_cnt_i,
+  /// ... or a revocation (INIT, a rate cut) ...
+  input  wire logic            rc_grant_set_i,
+  /// ... for a cut (the wire gate hands the voided permits back).
+  input  wire logic            rc_grant_cut_i,
+  /// The wire gate voided permits of a flow at a cut ...
+  input  wire logic            void_valid_i,
+  /// ... of this flow ...
+  input  wire logic [IdW-1:0]  void_flow_i,
+  /// ... this many (subtracted from its permits).
+  input  wire logic [15:0]     void_cnt_i,
+  /// Wire gate of the CR engine: a grant or revocation ...
+  output logic                 gate_valid_o,
+  /// ... that sets instead of adding ...
+  output logic                 gate_set_o,
+  /// ... and hands the voided permits back ...
+  output logic                 gate_void_o,
+  /// ... for this flow ...
+  output logic [IdW-1:0]       gate_flow_o,
+  /// ... this many permits.
+  output logic [15:0]          gate_cnt_o,
   /// Credit counters (rate_* fields are the rate cell's, filled in by the top).
   output credit_stats_t        credit_stats_o
 );
@@ -878,6 +898,16 @@ module tonic_dd_engine
     .rc_grant_valid_i(rc_grant_valid_i),
     .rc_grant_flow_i(rc_grant_flow_i),
     .rc_grant_cnt_i (rc_grant_cnt_i),
+    .rc_grant_set_i (rc_grant_set_i),
+    .rc_grant_cut_i (rc_grant_cut_i),
+    .void_valid_i   (void_valid_i),
+    .void_flow_i    (void_flow_i),
+    .void_cnt_i     (void_cnt_i),
+    .gate_valid_o   (gate_valid_o),
+    .gate_set_o     (gate_set_o),
+    .gate_void_o    (gate_void_o),
+    .gate_flow_o    (gate_flow_o),
+    .gate_cnt_o     (gate_cnt_o),
     .credit_stats_o (credit_stats_o)
   );
 

@@ -81,6 +81,8 @@ package tonic_dd_pkg;
 
   /// Event counters of the credit schemes (rate, token; wrap at 2^32).
   typedef struct packed {
+    logic [31:0] rate_cuts;      // rate: a new rate below the old one: the credit in hand revoked
+    logic [31:0] wire_holds;     // rate: the CR engine's wire gate held a flow without a wire permit
     logic [31:0] rate_clamped;   // rate: a protocol rate of 0 or above RateMax, clamped to 1..RateMax
     logic [31:0] pull_stale;     // token: a pull number not after the last one (ignored)
     logic [31:0] tok_excess;     // token: an add cut short so permits stay <= 65535

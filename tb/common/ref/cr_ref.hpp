@@ -11,9 +11,15 @@
 //   - an add empties the flow's ring;
 //   - transmit notifies name the flow of the address that left the cycle
 //     before;
-//   - at the end, after draining, nothing queued remains (never lost).
+//   - at the end, after draining, nothing queued remains (never lost);
+//   - wire gate (WireGate = 1, `gated`): per flow W = wire permits given
+//     (gate(): add, or set on a revocation) minus addresses out. An
+//     address may leave with W > 0; after a revocation, the flow's next
+//     min(kPastGate, queued) addresses may leave without (they were past
+//     the gate: the read in flight and the output queue).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <sstream>
@@ -40,7 +46,25 @@ inline std::string to_string(const CrSeg& s) {
 
 class CrRef {
  public:
-  CrRef(uint32_t flows, uint32_t ring_n) : q_(flows), ring_n_(ring_n), sent_(flows, 0) {}
+  /// Addresses of a flow that may be past the wire gate when it is
+  /// revoked: tonic_cr_engine's output queue (OqDepth 4) and the read in
+  /// flight.
+  static constexpr uint32_t kPastGate = 5;
+
+  CrRef(uint32_t flows, uint32_t ring_n, bool gated = false)
+      : q_(flows), ring_n_(ring_n), sent_(flows, 0), gated_(gated), gate_(flows) {}
+
+  /// Wire gate: W += cnt (set = false) or W = cnt (set = true) for `flow`.
+  void gate(uint32_t flow, bool set, uint32_t cnt) {
+    Gate& g = gate_[flow];
+    if (set) {
+      g.grace = static_cast<uint32_t>(std::min<size_t>(kPastGate, q_[flow].size()));
+      g.w = cnt;
+    } else {
+      g.w += cnt;
+    }
+  }
+  int64_t wire_permits(uint32_t flow) const { return gate_[flow].w; }
 
   /// An add in this cycle (before the enqueue of the same cycle).
   void add(uint32_t flow) { q_[flow].clear(); }
@@ -66,6 +90,16 @@ class CrRef {
       return fail(cycle, "output " + to_string(s) + " but the flow's oldest is " + to_string(q.front()));
     }
     q.pop_front();
+    if (gated_) {
+      Gate& g = gate_[s.flow];
+      if (g.grace > 0) {
+        --g.grace;  // past the gate before the revocation
+      } else if (g.w > 0) {
+        --g.w;
+      } else {
+        return fail(cycle, "output without a wire permit: " + to_string(s));
+      }
+    }
     ++sent_[s.flow];
     last_out_flow_ = static_cast<int64_t>(s.flow);
     last_out_cycle_ = cycle;
@@ -103,9 +137,15 @@ class CrRef {
     if (errors_++ == 0) first_error_ = "cycle " + std::to_string(cycle) + ": " + what;
   }
 
+  struct Gate {
+    int64_t w = 0;       // wire permits left
+    uint32_t grace = 0;  // outputs allowed without one (past the gate at a revocation)
+  };
   std::vector<std::deque<CrSeg>> q_;
   uint32_t ring_n_;
   std::vector<uint64_t> sent_;
+  bool gated_;
+  std::vector<Gate> gate_;
   uint64_t queued_ = 0, outs_ = 0, errors_ = 0;
   int64_t last_out_flow_ = -1;
   uint64_t last_out_cycle_ = 0;

@@ -250,10 +250,12 @@ class RateCredit {
     return t + static_cast<uint32_t>(wait(len, t));
   }
 
-  /// A rate update at time t: c0 = c(t), t0 = t, R = new. A pending wake-up
-  /// must be re-armed from wake_time() after this.
+  /// A rate update at time t: c0 = c(t), t0 = t, R = new; a cut (a rate
+  /// below R) voids the credit instead: c0 = 0 (tonic_rate_credit's
+  /// revocation, docs/design/credit-schemes.md "Rate cuts and the wire
+  /// gate"). A pending wake-up must be re-armed from wake_time() after this.
   void set_rate(uint32_t rate_ru, uint32_t t) {
-    c0_ = credit_at(t);
+    c0_ = rate_ru < r_ ? 0 : credit_at(t);
     t0_ = t;
     r_ = rate_ru;
   }

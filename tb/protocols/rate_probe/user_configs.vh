@@ -24,6 +24,12 @@ localparam int unsigned RtoMax   = 1000000;
 localparam int unsigned RateInit   = 0;
 localparam int unsigned BurstBytes = 262144;
 localparam int unsigned TokensInit = 0;
+// A rate cut voids the credit in hand: the next segment after the cut waits
+// for the new rate (docs/design/credit-schemes.md, "Rate cuts and the wire
+// gate"; tb/unit/credit_rtl measures it).
+`ifndef TONIC_RATE_CUT_VOIDS
+`define TONIC_RATE_CUT_VOIDS
+`endif
 
 // Same-flow merge (docs/protocol-api.md): the user state written when
 // incoming stage 2 and a periodic call of the flow both write it in one

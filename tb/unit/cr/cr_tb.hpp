@@ -7,10 +7,13 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "Vcr_1024.h"
 #include "Vcr_4096.h"
+#include "Vcr_gate_1024.h"
+#include "Vcr_gate_small.h"
 #include "Vcr_small.h"
 #include "tonic/harness.hpp"
 #include "common/ref/cr_ref.hpp"
@@ -19,9 +22,11 @@
 namespace tonic {
 
 template <class Model> struct CrParams;
-template <> struct CrParams<Vcr_1024> { static constexpr uint32_t kFlows = 1024, kRing = 16; };
-template <> struct CrParams<Vcr_4096> { static constexpr uint32_t kFlows = 4096, kRing = 16; };
-template <> struct CrParams<Vcr_small> { static constexpr uint32_t kFlows = 16, kRing = 4; };
+template <> struct CrParams<Vcr_1024> { static constexpr uint32_t kFlows = 1024, kRing = 16; static constexpr bool kGate = false; };
+template <> struct CrParams<Vcr_4096> { static constexpr uint32_t kFlows = 4096, kRing = 16; static constexpr bool kGate = false; };
+template <> struct CrParams<Vcr_small> { static constexpr uint32_t kFlows = 16, kRing = 4; static constexpr bool kGate = false; };
+template <> struct CrParams<Vcr_gate_1024> { static constexpr uint32_t kFlows = 1024, kRing = 16; static constexpr bool kGate = true; };
+template <> struct CrParams<Vcr_gate_small> { static constexpr uint32_t kFlows = 16, kRing = 4; static constexpr bool kGate = true; };
 
 /// Entries the DUT holds per flow beyond the ring: the output queue and the
 /// read in flight (see tonic_cr_engine, OqDepth).
@@ -32,7 +37,7 @@ class CrTb {
  public:
   using P = CrParams<Model>;
 
-  CrTb() : ref_(P::kFlows, P::kRing + kCrOutputSlots), outstanding_(P::kFlows, 0), next_idx_(P::kFlows, 0) {
+  CrTb() : ref_(P::kFlows, P::kRing + kCrOutputSlots, P::kGate), outstanding_(P::kFlows, 0), next_idx_(P::kFlows, 0) {
     idle_inputs();
     h_.reset();
   }
@@ -43,14 +48,16 @@ class CrTb {
   uint32_t outstanding(uint32_t f) const { return outstanding_[f]; }
 
   /// One cycle. `add` (an init command) or else `enq` is driven on the
-  /// enqueue port; the sink is ready iff `ready`. Returns whether an
-  /// address left this cycle.
+  /// enqueue port; the sink is ready iff `ready`; `gate` drives the wire
+  /// gate port (gated models). Returns whether an address left this cycle.
   struct Cycle {
     bool add = false;
     uint32_t add_flow = 0;
     bool enq = false;
     CrSeg seg;
     bool ready = true;
+    bool gate = false, gate_set = false, gate_void = false;
+    uint32_t gate_flow = 0, gate_cnt = 0;
   };
 
   bool step(const Cycle& in) {
@@ -64,7 +71,14 @@ class CrTb {
     d.enq_rtx_i = in.seg.rtx;
     d.enq_len_i = in.seg.len;
     d.seg_ready_i = in.ready;
+    d.gate_valid_i = in.gate;
+    d.gate_set_i = in.gate_set;
+    d.gate_void_i = in.gate_void;
+    d.gate_flow_i = in.gate_flow;
+    d.gate_cnt_i = in.gate_cnt;
     h_.eval();
+    holds_ += d.gate_hold_o;
+    if (d.void_valid_o) voids_.push_back({d.void_flow_o, d.void_cnt_o});
     const uint64_t c = h_.cycle();
     if (d.txn_valid_o) {
       ref_.notify(c, d.txn_flow_o);
@@ -76,6 +90,7 @@ class CrTb {
       ref_.out(c, CrSeg{d.seg_flow_o, d.seg_idx_o, static_cast<bool>(d.seg_rtx_o), d.seg_len_o});
       out = true;
     }
+    if (in.gate) ref_.gate(in.gate_flow, in.gate_set, in.gate_cnt);
     if (in.add) {
       ref_.add(in.add_flow);
       outstanding_[in.add_flow] = 0;
@@ -103,6 +118,30 @@ class CrTb {
     return s;
   }
 
+  /// A random cycle of the stress tests: with probability `p_add` an add of
+  /// a flow below `add_flows` if it is idle (the contract: adds are for idle
+  /// flows, which the DD engine's add/remove handling guarantees), else
+  /// with probability `p_enq` an enqueue to a flow below `hot` with room.
+  Cycle random_cycle(Rng& rng, bool ready, double p_add, uint32_t add_flows, double p_enq, uint32_t hot) {
+    Cycle c;
+    c.ready = ready;
+    if (rng.chance(p_add)) {
+      const uint32_t f = static_cast<uint32_t>(rng.below(add_flows));
+      if (outstanding_[f] == 0) {
+        c.add = true;
+        c.add_flow = f;
+      }
+    }
+    if (!c.add && rng.chance(p_enq)) {
+      const uint32_t f = static_cast<uint32_t>(rng.below(hot));
+      if (outstanding_[f] < P::kRing) {
+        c.enq = true;
+        c.seg = make_seg(f, rng);
+      }
+    }
+    return c;
+  }
+
   /// Idle cycles with the sink ready until the DUT holds nothing.
   void drain(uint64_t max_cycles = 100000) {
     for (uint64_t i = 0; i < max_cycles && ref_.total_queued() > 0; ++i) step(Cycle{});
@@ -110,6 +149,9 @@ class CrTb {
   }
 
   uint64_t drops() const { return drops_; }
+  uint64_t holds() const { return holds_; }
+  /// Wire permits handed back by sets with gate_void ({flow, count}).
+  const std::vector<std::pair<uint32_t, uint32_t>>& voids() const { return voids_; }
   bool last_drop() const { return last_drop_; }
   uint64_t mismatched_drops() const { return mismatched_drops_; }
 
@@ -119,13 +161,15 @@ class CrTb {
     d.enq_valid_i = 0;
     d.enq_init_i = 0;
     d.seg_ready_i = 1;
+    d.gate_valid_i = 0;
   }
 
   Harness<Model> h_;
   CrRef ref_;
   std::vector<uint32_t> outstanding_;
   std::vector<uint32_t> next_idx_;
-  uint64_t drops_ = 0, mismatched_drops_ = 0;
+  uint64_t drops_ = 0, mismatched_drops_ = 0, holds_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> voids_;
   bool last_drop_ = false;
 };
 

@@ -4,34 +4,15 @@
 // and the dropped enqueue to a full ring.
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "cr_tb.hpp"
+#include "cr_checks.hpp"
 
 using namespace tonic;
 
 #define CR_MODELS Vcr_1024, Vcr_small
-
-namespace {
-
-template <class Model>
-void check_clean(CrTb<Model>& tb) {
-  INFO(tb.ref().first_error());
-  CHECK(tb.ref().errors() == 0);
-  CHECK(tb.mismatched_drops() == 0);
-}
-
-template <class Model>
-std::vector<uint32_t> first_flows(uint32_t n) {
-  std::vector<uint32_t> v(n);
-  std::iota(v.begin(), v.end(), 0u);
-  return v;
-}
-
-}  // namespace
 
 TEMPLATE_TEST_CASE("cr: one address into an idle engine leaves after 4 cycles, notify one later",
                    "[cr][smoke]", CR_MODELS) {
@@ -49,7 +30,7 @@ TEMPLATE_TEST_CASE("cr: one address into an idle engine leaves after 4 cycles, n
   CHECK(out_cycle - t0 == 4);
   CHECK(tb.ref().outs() == 1);
   CHECK(tb.outstanding(3) == 0);  // the notify came back
-  check_clean(tb);
+  check_cr_clean(tb);
 }
 
 TEMPLATE_TEST_CASE("cr: addresses of a flow leave in enqueue order, flows interleave round robin",
@@ -75,7 +56,7 @@ TEMPLATE_TEST_CASE("cr: addresses of a flow leave in enqueue order, flows interl
     if (tb.step(typename CrTb<TestType>::Cycle{}) && v) order.push_back(f);
   }
   CHECK(order.size() == 3 * n);
-  check_clean(tb);
+  check_cr_clean(tb);
   // After the first few (the output queue filled while held), flows rotate.
   int rotations = 0;
   for (size_t i = 8; i + 1 < order.size(); ++i) rotations += order[i] != order[i + 1];
@@ -119,7 +100,7 @@ TEMPLATE_TEST_CASE("cr: an add re-initialises an idle flow, other flows are unto
   tb.drain();
   CHECK(tb.ref().sent()[5] == n / 2 + n);
   CHECK(tb.ref().sent()[6] == n);
-  check_clean(tb);
+  check_cr_clean(tb);
 }
 
 TEMPLATE_TEST_CASE("cr: an enqueue to a full ring is dropped and flagged, nothing else changes",
@@ -157,7 +138,7 @@ TEMPLATE_TEST_CASE("cr: an enqueue to a full ring is dropped and flagged, nothin
   tb.drain();
   CHECK(tb.ref().sent()[7] == cap);
   CHECK(tb.ref().sent()[8] == 1);
-  check_clean(tb);
+  check_cr_clean(tb);
 }
 
 TEST_CASE("cr: saturated flows get >= 0.99 addresses per cycle and equal shares", "[cr][stress]") {
@@ -167,7 +148,7 @@ TEST_CASE("cr: saturated flows get >= 0.99 addresses per cycle and equal shares"
     {
       CrTb<M> tb;
       Rng rng(10 + nflows);
-      SaturatingProducer<M> prod(tb, first_flows<M>(nflows));
+      SaturatingProducer<M> prod(tb, first_flows(nflows));
       const uint64_t warm = 20000, measure = 100000;
       uint64_t outs = 0;
       std::vector<uint64_t> before;
@@ -189,7 +170,7 @@ TEST_CASE("cr: saturated flows get >= 0.99 addresses per cycle and equal shares"
       }
       INFO("per-flow min " << lo << " max " << hi);
       CHECK(static_cast<double>(hi - lo) <= 0.01 * static_cast<double>(hi) + 1.0);
-      check_clean(tb);
+      check_cr_clean(tb);
       CHECK(tb.drops() == 0);
     }
   }
@@ -201,7 +182,6 @@ TEMPLATE_TEST_CASE("cr: random enqueues, adds and back-pressure match the refere
   Rng rng(tonic_seed_);
   CrTb<TestType> tb;
   const uint32_t flows = CrParams<TestType>::kFlows;
-  const uint32_t ring = CrParams<TestType>::kRing;
   // Knobs redrawn every 2000 cycles: enqueue probability, hot-set size,
   // sink readiness, add probability.
   double p_enq = 0.5, p_ready = 0.8, p_add = 0.0;
@@ -215,29 +195,11 @@ TEMPLATE_TEST_CASE("cr: random enqueues, adds and back-pressure match the refere
       hot = static_cast<uint32_t>(rng.range(1, flows));
     }
     if (rng.chance(0.2)) ready = rng.chance(p_ready);  // bursty back-pressure
-    typename CrTb<TestType>::Cycle c;
-    c.ready = ready;
-    if (rng.chance(p_add)) {
-      // The contract: adds are for idle flows (nothing outstanding), which
-      // the DD engine's add/remove handling guarantees.
-      const uint32_t f = static_cast<uint32_t>(rng.below(flows));
-      if (tb.outstanding(f) == 0) {
-        c.add = true;
-        c.add_flow = f;
-      }
-    }
-    if (!c.add && rng.chance(p_enq)) {
-      const uint32_t f = static_cast<uint32_t>(rng.below(hot));
-      if (tb.outstanding(f) < ring) {
-        c.enq = true;
-        c.seg = tb.make_seg(f, rng);
-      }
-    }
-    tb.step(c);
+    tb.step(tb.random_cycle(rng, ready, p_add, flows, p_enq, hot));
     if (tb.ref().errors() != 0) break;
   }
   tb.drain();
-  check_clean(tb);
+  check_cr_clean(tb);
   CHECK(tb.drops() == 0);
   CHECK(tb.ref().total_queued() == 0);  // nothing lost
   CHECK(tb.ref().outs() > 50000);

@@ -333,18 +333,23 @@ TEST_CASE("credit: release subtracts L << 20 and restarts t0, a failed check cha
   CHECK_THROWS(f.try_release(kMaxBytes + 1, 702));
 }
 
-TEST_CASE("credit: a rate change keeps earned credit exactly", "[credit][smoke]") {
+TEST_CASE("credit: a rate rise keeps earned credit exactly, a cut voids it", "[credit][smoke]") {
   RateCredit f(1u << 20, 1000, 0);
   f.set_rate(5000, 1000);                   // 1,000,000 CU earned at 1000
   CHECK(f.c0() == 1'000'000);
   CHECK(f.t0() == 1000);
   CHECK(f.credit_at(1500) == 1'000'000 + 500 * 5000);
-  f.set_rate(0, 1500);                      // no rate: frozen
-  CHECK(f.credit_at(1'000'000) == 3'500'000);
+  f.set_rate(7000, 1500);                   // a rise: kept
+  CHECK(f.credit_at(1510) == 3'500'000 + 70'000);
+  f.set_rate(7000, 1510);                   // same rate: no change at all
+  CHECK(f.credit_at(1520) == 3'500'000 + 140'000);
+  f.set_rate(0, 1520);                      // a cut (to no rate): voided, then frozen
+  CHECK(f.c0() == 0);
+  CHECK(f.credit_at(1'000'000) == 0);
   f.set_rate(7, 2000);
-  CHECK(f.credit_at(2010) == 3'500'070);
-  f.set_rate(7, 2010);                      // same rate: no change at all
-  CHECK(f.credit_at(2020) == 3'500'140);
+  CHECK(f.credit_at(2010) == 70);
+  f.set_rate(3, 2010);                      // a cut: the 70 CU earned at 7 are gone
+  CHECK(f.credit_at(2020) == 30);
 }
 
 TEST_CASE("credit: the first check at wake_time passes, never earlier for the formula",
@@ -437,7 +442,9 @@ TEST_CASE("credit: random releases and rate changes equal a per-cycle accumulati
         }
       }
       if (rng.chance(0.01)) {
-        rate = rng.chance(0.1) ? 0 : static_cast<uint32_t>(log_uniform(rng, 28));
+        const uint32_t next = rng.chance(0.1) ? 0 : static_cast<uint32_t>(log_uniform(rng, 28));
+        if (next < rate) lit = 0;  // a cut voids the credit
+        rate = next;
         f.set_rate(rate, now);
         ++changes;
       }

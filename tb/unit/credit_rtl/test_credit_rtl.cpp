@@ -73,6 +73,7 @@ TEST_CASE("rate: one flow at the output's capacity sends >= 0.99 segments per cy
   const double spc = double(rig.rel[3].size() - before) / 20000.0;
   std::printf("single flow, 128 B, rate = output capacity: %.4f segments/cycle\n", spc);
   CHECK(spc >= 0.99);
+  CHECK(rig.tb.credit_stat(CreditStat::kWireHolds) == 0);  // no cut: the wire gate never holds
 }
 
 TEST_CASE("rate: one flow at exactly 100 Gb/s with 128-B segments gets 125/128 of the cycles", "[credit_rtl][rate]") {
@@ -204,32 +205,52 @@ TEST_CASE("rate: long-run accuracy at every decade 1 Mb/s..100 Gb/s and 64..9000
 // credit the old rate earns before the update lands. The test measures the
 // segments that leave after the cut and the cycles until the last of them
 // (the cut-to-effect time), and checks them against that bound.
-TEST_CASE("rate: a cut takes effect on the wire within the permits and addresses granted before it",
+TEST_CASE("rate: a cut takes effect on the wire within the cut's latency, then the new rate",
           "[credit_rtl][rate]") {
+  // One 128-B segment per cycle, then an RxCnp that sets 1 Mb/s (one
+  // segment per 102,400 cycles). The cut voids the credit in hand: the
+  // rate cell drops the DD engine's permits and the CR engine's wire gate
+  // holds the addresses already queued, so only the segments released
+  // before the revocation reached the gate leave (the update's path: DD
+  // register, the cell's update set and 5 stages, the grant register, the
+  // DD grant stage, the gate register; then the addresses past the gate).
   RateRig<Vtonic_rate_probe_16x128> rig(16);
-  rig.start(2, 128, 128u << 20);  // one 128-B segment per cycle
+  rig.start(2, 128, 128u << 20);
   rig.run(5000);
   const uint64_t cut = rig.tb.cycle();
   const size_t before = rig.rel[2].size();
+  const uint32_t cuts0 = rig.tb.credit_stat(CreditStat::kRateCuts);
   SysRxCmd r;
   r.flow = 2;
   r.type = SysRx::kCnp;
-  r.cum_ack = ru_of(1e6);  // 1 Mb/s: one 128-B segment per 102,400 cycles
+  r.cum_ack = ru_of(1e6);
   rig.tb.send_rx(r);
   rig.run(20000);
   REQUIRE(rig.tb.errors() == 0);
-  // Segments after the cut; the ones within 20,000 cycles at 1 Mb/s, at
-  // most one is the new rate's (it earns 0.2 segments there, plus the
-  // burst allowance D it starts with is not refilled at the cut).
   const auto& rel = rig.rel[2];
   const uint64_t after = rel.size() - before;
   const uint64_t last = after ? rel.back() - cut : 0;
-  std::printf("rate cut on the wire: %llu segments left after the cut, the last %llu cycles after it "
-              "(credit taken at generation: permits held <= 44, addresses queued <= 16)\n",
-              static_cast<unsigned long long>(after), static_cast<unsigned long long>(last));
-  CHECK(after >= 1);
-  CHECK(after <= 44 + 16 + 12);
-  CHECK(last <= 200);
+  std::printf("rate cut on the wire: %llu segments left after the cut, the last %llu cycles after it; "
+              "none at the new rate within 20,000 cycles; wire holds %u\n",
+              static_cast<unsigned long long>(after), static_cast<unsigned long long>(last),
+              rig.tb.credit_stat(CreditStat::kWireHolds));
+  CHECK(rig.tb.credit_stat(CreditStat::kRateCuts) == cuts0 + 1);
+  CHECK(rig.tb.credit_stat(CreditStat::kWireHolds) >= 1);
+  // The rx event's own path to stage 2 (a few cycles) + the 10-cycle
+  // update path + the addresses past the gate (<= 5), at one per cycle.
+  CHECK(after <= 24);
+  CHECK(last <= 24);
+  // The new rate: the next segment comes L / R = 102,400 cycles after the
+  // cut (within the wait's rounding), not before.
+  rig.run(80000);  // 100,000 cycles after the cut
+  CHECK(rel.size() - before == after);
+  rig.run(10000);
+  REQUIRE(rel.size() - before == after + 1);
+  const uint64_t first_new = rel.back() - cut;
+  std::printf("rate cut on the wire: the first segment at the new rate %llu cycles after the cut (L / R = 102,400)\n",
+              static_cast<unsigned long long>(first_new));
+  CHECK(first_new >= 102400);
+  CHECK(first_new <= 102400 + 1000);
 }
 
 TEST_CASE("rate: updates take effect without losing or double-counting credit", "[credit_rtl][rate]") {
@@ -257,7 +278,12 @@ TEST_CASE("rate: updates take effect without losing or double-counting credit", 
     // bound the difference; credit lost or counted twice would grow it.
     worst = std::max(worst, std::abs(sent - integral));
     over = std::max(over, sent - integral);
-    rate = ru_of(std::pow(10.0, rng.range(60, 110) / 10.0));
+    const uint32_t next = ru_of(std::pow(10.0, rng.range(60, 110) / 10.0));
+    // A cut voids the credit in hand: the account restarts from what was
+    // sent, plus the old rate for the cut's latency (16 cycles: its path to
+    // the wire gate and the addresses past it).
+    if (next < rate) integral = sent + 16.0 * rate / 1048576.0;
+    rate = next;
     SysRxCmd r;
     r.flow = 1;
     r.type = SysRx::kCnp;
@@ -511,6 +537,7 @@ TEST_CASE("rate: 1024 flows at 100 Gb/s each share the output at 1.00 segments p
               static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
   CHECK(spc >= 0.99);
   CHECK(hi - lo <= 2);
+  CHECK(rig.tb.credit_stat(CreditStat::kWireHolds) == 0);
 }
 
 TEST_CASE("tokens: flows holding tokens send 1.00 segments per cycle", "[credit_rtl][token]") {

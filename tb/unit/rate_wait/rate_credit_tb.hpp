@@ -4,9 +4,16 @@
 // one behaves like the DD engine's next-seg: it spends a permit per cycle
 // (with a probability), asks for more when it holds <= 12, and its rate is
 // changed at random times (log-uniform, 1 Mb/s .. 200 Gb/s). A spent permit
-// is a segment that joins one queue to the wire, which takes one per cycle
-// (random stalls with `stall_p`) and tells the cell (sent_*), as the CR
-// engine's transmit notify does.
+// is a segment queued for the wire, which takes one per cycle (random
+// stalls with `stall_p`), round robin between flows, and tells the cell
+// (sent_*), as the CR engine's transmit notify does. The wire checks
+// credit as the CR engine's wire gate does: per flow W = wire permits
+// (every grant adds to it, a revocation sets it to 0), and a segment leaves
+// only with W > 0. A revocation (grant_set_o: INIT, and a cut with cut_o,
+// i.e. an update below the flow's rate) sets W to 0; a cut subtracts the W
+// it voided from the permits, as the CR engine and the DD engine do: they
+// become a debt of the queued segments, paid by the next grants before a
+// new one is spent.
 //
 // Checked on every grant and at the end, per flow, in credit units (bytes
 // * 2^20), against the integral of the rate since INIT:
@@ -17,13 +24,17 @@
 //     44 L - 64 R_max, earned_lo counting the smaller rate in that time
 //     (D: what the cap may discard while a flow holds permits; 44 L: the
 //     permits it may hold; 64 cycles of wake-up lateness and pipeline);
-//   - the burst bound: the permits a flow holds plus its segments not yet
-//     on the wire never exceed floor(D / L) (checked on every grant).
+//   - the burst bound: the wire permits W (the permits a flow holds plus
+//     its paid segments not yet on the wire) never exceed floor(D / L)
+//     (checked on every grant).
+// A cut voids the credit: the accounts of that flow restart from the
+// revocation (earned_hi from 8 cycles of the larger rate: the cell settles
+// at the time its op started, C0, and the revocation is seen 5 cycles
+// later).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -34,7 +45,7 @@
 namespace tonic {
 
 struct RateCreditRun {
-  uint64_t cycles = 0, grants = 0, permits = 0, updates = 0, checks = 0, errors = 0;
+  uint64_t cycles = 0, grants = 0, permits = 0, updates = 0, checks = 0, errors = 0, cuts = 0;
   uint64_t held_max_pct = 0;  // the largest (permits + unsent) * L as a percentage of D
   std::string first_error;
 };
@@ -64,12 +75,14 @@ inline RateCreditRun run_rate_credit(Harness<Vrate_credit_16>& h, uint64_t cycle
   d.upd_valid_i = 0;
   d.req_valid_i = 0;
   d.sent_valid_i = 0;
+  d.hold_valid_i = 0;
   h.reset();
   // The timer clears its state first (FlowCount cycles).
   for (int i = 0; i < 64; ++i) h.tick();
-  std::deque<uint32_t> wire;  // spent permits not yet sent, in order
+  uint32_t wire_rr = 0;  // the wire's round-robin pointer
   struct Flow {
-    uint32_t len = 0, rate = 0, old_rate = 0, permits = 0, unsent = 0;
+    uint32_t len = 0, rate = 0, old_rate = 0, unsent = 0, w = 0;
+    int64_t permits = 0;  // signed: a debt after a revocation
     uint64_t changed_at = 0;
     double granted = 0, earned_hi = 0, earned_lo = 0;  // credit units
   };
@@ -117,16 +130,33 @@ inline RateCreditRun run_rate_credit(Harness<Vrate_credit_16>& h, uint64_t cycle
       d.req_flow_i = asker;
     }
     h.eval();
-    if (d.grant_valid_o) {
+    if (d.grant_valid_o && d.grant_set_o) {
+      // A revocation: INIT's (the flows are set up before the loop) or a cut.
+      Flow& x = fl[d.grant_flow_o];
+      if (d.grant_cnt_o != 0) fail("a revocation with " + std::to_string(d.grant_cnt_o) + " permits");
+      // A cut: the gate's permits are voided and handed back (the debt is
+      // exactly the segments still queued); INIT only clears the gate.
+      if (d.cut_o) x.permits -= x.w;
+      x.w = 0;
+      if (d.cut_o && x.permits != -int64_t{x.unsent}) {
+        fail("flow " + std::to_string(d.grant_flow_o) + ": a cut leaves " + std::to_string(x.permits) +
+             " permits with " + std::to_string(x.unsent) + " segments queued");
+      }
+      x.granted = 0;
+      x.earned_hi = 8.0 * std::max(x.rate, x.old_rate);
+      x.earned_lo = 0;
+      ++r.cuts;
+    } else if (d.grant_valid_o) {
       Flow& x = fl[d.grant_flow_o];
       const uint32_t k = d.grant_cnt_o;
       if (k != 1 && k != 2 && k != 4 && k != 8 && k != 16) fail("grant of " + std::to_string(k) + " permits");
       x.permits += k;
+      x.w += k;
       x.granted += double(k) * x.len * kCu * account;
       r.permits += k;
       ++r.grants;
       if (x.granted > x.earned_hi + 1.0) fail("flow " + std::to_string(d.grant_flow_o) + " granted beyond its rate");
-      const uint64_t held = uint64_t{x.permits} + x.unsent;
+      const uint64_t held = x.w;
       if (held * x.len > burst) {
         fail("flow " + std::to_string(d.grant_flow_o) + " holds " + std::to_string(held) + " segments of " +
              std::to_string(x.len) + " B, beyond D = " + std::to_string(burst) + " B");
@@ -141,16 +171,23 @@ inline RateCreditRun run_rate_credit(Harness<Vrate_credit_16>& h, uint64_t cycle
       if (x.permits > 0 && rng.chance(spend_p)) {
         --x.permits;
         ++x.unsent;
-        wire.push_back(f);
       }
     }
-    // The wire: one segment per cycle (its notify reaches the cell now).
+    // The wire: one segment per cycle, of a flow with a wire permit (its
+    // notify reaches the cell now).
     d.sent_valid_i = 0;
-    if (!wire.empty() && !(stall_p > 0.0 && rng.chance(stall_p))) {
-      d.sent_valid_i = 1;
-      d.sent_flow_i = wire.front();
-      --fl[wire.front()].unsent;
-      wire.pop_front();
+    if (!(stall_p > 0.0 && rng.chance(stall_p))) {
+      for (uint32_t i = 0; i < kFlows; ++i) {
+        const uint32_t f = (wire_rr + i) % kFlows;
+        if (fl[f].unsent > 0 && fl[f].w > 0) {
+          d.sent_valid_i = 1;
+          d.sent_flow_i = f;
+          --fl[f].unsent;
+          --fl[f].w;
+          wire_rr = f + 1;
+          break;
+        }
+      }
     }
     h.tick();
     ++r.cycles;
