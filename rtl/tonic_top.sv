@@ -114,6 +114,20 @@ module tonic_top
 `else
   localparam int unsigned CutVoids = 0;
 `endif
+  // A protocol of the token scheme whose user_configs.vh defines
+  // TONIC_TOKEN_SET: a token write with tokens_set_o revokes the flow's
+  // credit, queued addresses included (docs/design/credit-schemes.md).
+`ifdef TONIC_TOKEN_SET
+  localparam int unsigned TokenSet = 1;
+`else
+  localparam int unsigned TokenSet = 0;
+`endif
+  // The CR engine's wire gate (a second credit check where a segment
+  // leaves) exists only for those two opt-ins: 1 for rate cuts (W set by
+  // the rate cell's revocations), 2 for token sets (W also set to
+  // TokensInit at a flow's ADD); 0 otherwise.
+  localparam int unsigned WireGate = (RateOn && CutVoids != 0) ? 1
+                                   : (CreditScheme == CreditToken && TokenSet != 0) ? 2 : 0;
 
   logic            enq_valid, enq_init, enq_rtx;
   logic [IdW-1:0]  enq_flow;
@@ -135,10 +149,11 @@ module tonic_top
   logic            rc_wait, rc_cut, rc_grant_set;
   logic            gate_void, void_valid;
   logic [IdW-1:0]  void_flow;
-  logic [15:0]     void_cnt;
+  logic [16:0]     void_cnt;
   logic            gate_valid, gate_set, gate_hold;
   logic [IdW-1:0]  gate_flow, gate_hold_flow;
   logic [15:0]     gate_cnt;
+  logic [31:0]     wire_holds_q;   // the wire gate's holds (counted)
   echo_t           rx_echo;
   logic [31:0]     dd_now;
   ts_t             seg_ts_q;
@@ -165,7 +180,8 @@ module tonic_top
     .W        (Window),
     .RingN    (RingN),
     .LenW     (LenW),
-    .SimRam   (SimRam)
+    .SimRam   (SimRam),
+    .WireGate (WireGate)
   ) u_dd (
     .clk_i          (clk_i),
     .rst_i          (rst_i),
@@ -278,20 +294,18 @@ module tonic_top
       .wait_o       (rc_wait),
       .cut_o        (rc_cut)
     );
-    logic [31:0] rc_updates_q, rc_waits_q, rc_cuts_q, rc_holds_q;
+    logic [31:0] rc_updates_q, rc_waits_q, rc_cuts_q;
     always_ff @(posedge clk_i) begin
       if (rst_i) begin
         rc_updates_q <= '0;
         rc_waits_q   <= '0;
         rc_cuts_q    <= '0;
-        rc_holds_q   <= '0;
         rc_clamped_q <= '0;
         rate_clamp_q <= 1'b0;
       end else begin
         rc_updates_q <= rc_updates_q + 32'(rc_upd_valid);
         rc_waits_q   <= rc_waits_q + 32'(rc_wait);
         rc_cuts_q    <= rc_cuts_q + 32'(rc_cut);
-        rc_holds_q   <= rc_holds_q + 32'(gate_hold);
         rc_clamped_q <= rc_clamped_q + 32'(rc_upd_valid && rc_rate_bad);
         rate_clamp_q <= rc_upd_valid && rc_rate_bad;
       end
@@ -299,11 +313,11 @@ module tonic_top
     end
     always_comb begin
       credit_stats_o                = dd_credit_stats;
+      credit_stats_o.wire_holds     = wire_holds_q;
       credit_stats_o.rate_updates   = rc_updates_q;
       credit_stats_o.rate_waits     = rc_waits_q;
       credit_stats_o.rate_clamped   = rc_clamped_q;
       credit_stats_o.rate_cuts      = rc_cuts_q;
-      credit_stats_o.wire_holds     = rc_holds_q;
     end
   end else begin : g_no_rate
     assign rc_init_ready  = 1'b1;
@@ -313,22 +327,34 @@ module tonic_top
     assign rc_grant_set   = 1'b0;
     assign rc_wait        = 1'b0;
     assign rc_cut         = 1'b0;
-    assign credit_stats_o = dd_credit_stats;
+    always_comb begin
+      credit_stats_o            = dd_credit_stats;
+      credit_stats_o.wire_holds = wire_holds_q;
+    end
     assign rate_clamp_q      = 1'b0;
     assign rate_clamp_flow_q = '0;
     logic unused_rate;
     assign unused_rate = ^{rc_init_valid, rc_init_flow, rc_init_len, rc_upd_valid, rc_upd_flow,
-                           rc_upd_rate, rc_req_valid, rc_req_flow, rc_wait, rc_cut, gate_hold, gate_hold_flow,
+                           rc_upd_rate, rc_req_valid, rc_req_flow, rc_wait, rc_cut, gate_hold_flow,
                            32'(BurstBytes), 32'(RateInit), 32'(RateMax), CutVoids};
   end
 
-  // The wire gate: with the rate scheme, credit is checked again where a
-  // segment leaves (a cut reaches addresses already queued).
+  // The wire gate (WireGate above): credit is checked again where a segment
+  // leaves (a rate cut or a token set reaches addresses already queued).
+  // Its holds are counted (the rate cell is asked for credit; tokens wait).
+  always_ff @(posedge clk_i) begin
+    if (rst_i) begin
+      wire_holds_q <= '0;
+    end else begin
+      wire_holds_q <= wire_holds_q + 32'(gate_hold);
+    end
+  end
   tonic_cr_engine #(
     .FlowCount(FlowCount),
     .RingN    (RingN),
     .LenW     (LenW),
-    .WireGate (RateOn ? 1 : 0)
+    .WireGate (WireGate),
+    .GateInit (TokensInit)
   ) u_cr (
     .clk_i        (clk_i),
     .rst_i        (rst_i),

@@ -16,6 +16,9 @@
 //   1. files      incoming.v, periodic_updates.v, user_configs.vh exist
 //   2. scheme     CreditScheme and the user-state width UserW
 //                 (TONIC_PROTO_PARAMS(n)) are found (scripts/protocols.mjs)
+//   2b. options  the credit opt-ins of user_configs.vh fit the scheme
+//                 (TONIC_RATE_CUT_VOIDS: rate; TONIC_TOKEN_SET: token) and
+//                 a module that drives tokens_set_o has TONIC_TOKEN_SET
 //   3. user state UserW within the scheme's limit, the paper's figures:
 //                 window 448 B, rate 340 B, tokens 256 B, and above the
 //                 engine's (tonic_dd_pkg::UserWMax bits)
@@ -234,6 +237,17 @@ export function checkProtocol(dirArg, opts = {}) {
     return res;
   }
   step('scheme', true);
+
+  // 2b. credit opt-ins: each belongs to one scheme, and a token set needs
+  // its opt-in (without it the engine would treat the set as an add).
+  const optBad = [
+    d.cut_voids && d.scheme !== 'rate' && 'TONIC_RATE_CUT_VOIDS is for the rate scheme',
+    d.token_set && d.scheme !== 'token' && 'TONIC_TOKEN_SET is for the token scheme',
+    d.drives_set && !d.token_set &&
+      'the modules drive tokens_set_o but user_configs.vh does not define TONIC_TOKEN_SET (a set would be an add)',
+  ].filter(Boolean);
+  Object.assign(res, { cut_voids: d.cut_voids, token_set: d.token_set });
+  if (!step('credit_options', optBad.length === 0, optBad.join('; '))) return res;
 
   // 3. user state
   // The smaller of the paper's limit for the scheme and the engine's.

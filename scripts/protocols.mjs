@@ -78,6 +78,11 @@ export function describe(name, dir = path.join(PROTOS, name)) {
     name,
     scheme: s[1].toLowerCase(),
     user_bits: Number(w[1]),
+    // Credit opt-ins of user_configs.vh (docs/design/credit-schemes.md) and
+    // whether the modules drive a token set.
+    cut_voids: /^\s*`define\s+TONIC_RATE_CUT_VOIDS\b/m.test(cfgText),
+    token_set: /^\s*`define\s+TONIC_TOKEN_SET\b/m.test(cfgText),
+    drives_set: /`TONIC_PROTO_DRIVE_CREDIT_SET\b|\btokens_set_o\s*=\s*(?!1'b0\b|'0\b|0\s*;)/.test(allText),
     // The transmit event (docs/protocol-api.md): its module and $bits(tx_t).
     transmit,
     tx_bits: transmit ? readUserConfigs(cfg).tx_bits : 0,

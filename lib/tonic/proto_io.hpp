@@ -99,12 +99,14 @@ struct ProtoOut {
   uint32_t rate = 0;    // RU (bytes per 2^20 cycles)
   bool tokens_we = false;
   uint32_t tokens = 0;  // 16 bits: tokens added
+  bool tokens_set = false;  // ... or the flow's credit set to them (TONIC_TOKEN_SET)
 
   bool operator==(const ProtoOut& o) const {
     return wnd_we == o.wnd_we && wnd == o.wnd && mark_we == o.mark_we && mark_lo == o.mark_lo &&
            mark_hi == o.mark_hi && rto_we == o.rto_we && rto == o.rto &&
            timer_restart == o.timer_restart && user_we == o.user_we && user == o.user &&
-           rate_we == o.rate_we && rate == o.rate && tokens_we == o.tokens_we && tokens == o.tokens;
+           rate_we == o.rate_we && rate == o.rate && tokens_we == o.tokens_we && tokens == o.tokens &&
+           tokens_set == o.tokens_set;
   }
   bool operator!=(const ProtoOut& o) const { return !(*this == o); }
   /// True if the module writes nothing at all (credit included).
@@ -133,7 +135,7 @@ inline std::string to_string(const ProtoOut& o, unsigned user_w) {
   s << "{wnd " << o.wnd_we << ":" << o.wnd << ", mark " << o.mark_we << ":[" << o.mark_lo << ","
     << o.mark_hi << "), rto " << o.rto_we << ":" << o.rto << ", restart " << o.timer_restart
     << ", user " << o.user_we << ":" << to_hex(o.user, user_w) << ", rate " << o.rate_we << ":"
-    << o.rate << ", tokens " << o.tokens_we << ":" << o.tokens << "}";
+    << o.rate << ", tokens " << o.tokens_we << ":" << o.tokens << (o.tokens_set ? " set" : "") << "}";
   return s.str();
 }
 
@@ -165,11 +167,13 @@ inline uint32_t low_bits(uint32_t v, unsigned bits) {
   return bits >= 32 ? v : v & ((uint32_t{1} << bits) - 1);
 }
 
-/// TONIC_PROTO_DRIVE_CREDIT: rate_o / tokens_o from the module's values,
-/// each 0 while its enable is 0 (tokens cut to 16 bits).
-inline void drive_credit(ProtoOut& o, uint32_t rate, uint32_t tokens) {
+/// TONIC_PROTO_DRIVE_CREDIT(_SET): rate_o / tokens_o from the module's
+/// values, each 0 while its enable is 0 (tokens cut to 16 bits);
+/// tokens_set_o = tokens_we_o && set.
+inline void drive_credit(ProtoOut& o, uint32_t rate, uint32_t tokens, bool set = false) {
   o.rate = o.rate_we ? rate : 0;
   o.tokens = o.tokens_we ? (tokens & 0xffffU) : 0;
+  o.tokens_set = o.tokens_we && set;
 }
 
 }  // namespace proto

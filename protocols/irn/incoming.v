@@ -47,11 +47,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_INCOMING_PO
                   && (off < next_new_i - wnd_start_i) && (off[8:0] > lo);
 
   always_comb begin
-`ifdef TONIC_CFG_USER_BYTES
-    // The user-state cost builds: the padding rotates by one bit on every
-    // call, so it is state a synthesis must keep (user_configs.vh).
-    u_n.pad      = {u.pad[0], u.pad[$bits(u.pad)-1:1]};
-`endif
+    `TONIC_USER_PAD_ROTATE(u_n, u)
     u_n.in_rec   = in_rec;
     u_n.rec_off  = in_rec ? u.rec_off - adv[7:0] : 8'd0;
     u_n.high_off = high_aged;

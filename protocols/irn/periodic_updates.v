@@ -15,20 +15,15 @@
 module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(18)) (`TONIC_PROTO_PERIODIC_PORTS);
   `include "tonic_proto_config.svh"
 
-  user_t u_n;
-`ifdef TONIC_CFG_USER_BYTES
-  // The user-state cost builds (user_configs.vh): the padding, user_t's
-  // most significant field, rotates by one bit on every write, as in
-  // incoming.v.
-  logic [$bits(u_n.pad)-1:0] pad;
-  assign pad = user_i[UserW-1 -: $bits(pad)];
-  assign u_n = '{pad: {pad[0], pad[$bits(pad)-1:1]},
-                 in_rec: 1'b1, rec_off: tonic_proto_pkg::rec_offset(10'(flight_i)),
-                 high_off: 9'(flight_i)};
-`else
-  assign u_n = '{in_rec: 1'b1, rec_off: tonic_proto_pkg::rec_offset(10'(flight_i)),
-                 high_off: 9'(flight_i)};
-`endif
+  user_t u, u_n;
+  assign u = user_t'(user_i);
+  always_comb begin
+    u_n          = u;
+    u_n.in_rec   = 1'b1;
+    u_n.rec_off  = tonic_proto_pkg::rec_offset(10'(flight_i));
+    u_n.high_off = 9'(flight_i);
+    `TONIC_USER_PAD_ROTATE(u_n, u)
+  end
 
   assign wnd_we_o = 1'b0;
   assign {mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {4{timeout_i}};

@@ -27,11 +27,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(1)) (`TONIC_PROTO_INCOMING_POR
   always_comb begin
     u_n         = u;
     u_n.backoff = 1'b0;
-`ifdef TONIC_CFG_USER_BYTES
-    // The user-state cost builds: the padding rotates by one bit on every
-    // write, so it is state a synthesis must keep (user_configs.vh).
-    u_n.pad     = {u.pad[0], u.pad[$bits(u.pad)-1:1]};
-`endif
+    `TONIC_USER_PAD_ROTATE(u_n, u)
   end
 
   assign wnd_we_o        = 1'b0;

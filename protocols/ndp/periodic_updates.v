@@ -13,17 +13,13 @@
 module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(1)) (`TONIC_PROTO_PERIODIC_PORTS);
   `include "tonic_proto_config.svh"
 
-  user_t u_n;
-`ifdef TONIC_CFG_USER_BYTES
-  // The user-state cost builds (user_configs.vh): the padding, user_t's
-  // most significant field, rotates by one bit on every write, as in
-  // incoming.v.
-  logic [$bits(u_n.pad)-1:0] pad;
-  assign pad = user_i[UserW-1 -: $bits(pad)];
-  assign u_n = '{pad: {pad[0], pad[$bits(pad)-1:1]}, backoff: 1'b1};
-`else
-  assign u_n = '{backoff: 1'b1};
-`endif
+  user_t u, u_n;
+  assign u = user_t'(user_i);
+  always_comb begin
+    u_n         = u;
+    u_n.backoff = 1'b1;
+    `TONIC_USER_PAD_ROTATE(u_n, u)
+  end
 
   assign wnd_we_o = 1'b0;
   assign {mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {4{timeout_i}};

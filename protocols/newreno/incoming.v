@@ -44,12 +44,7 @@ module tonic_proto_incoming #(`TONIC_PROTO_PARAMS(87)) (`TONIC_PROTO_INCOMING_PO
 
   always_comb begin
     u_n   = u;
-`ifdef TONIC_CFG_USER_BYTES
-    // The user-state cost builds: the padding rotates by one bit on every
-    // call, so it is state a synthesis must keep (written back unchanged,
-    // Yosys removes it as a no-op feedback).
-    u_n.pad = {u.pad[0], u.pad[$bits(u.pad)-1:1]};
-`endif
+    `TONIC_USER_PAD_ROTATE(u_n, u)
     wnd_n = '0;
     {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = '0;
     if (new_ack) begin

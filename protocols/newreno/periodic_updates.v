@@ -18,9 +18,7 @@ module tonic_proto_periodic #(`TONIC_PROTO_PARAMS(87)) (`TONIC_PROTO_PERIODIC_PO
   always_comb begin
     u_n           = user_t'(user_i);
     `TONIC_REC_TIMEOUT(tonic_proto_pkg::half_flight(10'(flight_i)))
-`ifdef TONIC_CFG_USER_BYTES
-    u_n.pad       = {u_n.pad[0], u_n.pad[$bits(u_n.pad)-1:1]};  // as in incoming.v
-`endif
+    `TONIC_USER_PAD_ROTATE(u_n, u_n)
   end
 
   assign {wnd_we_o, mark_we_o, rto_we_o, timer_restart_o, user_we_o} = {5{timeout_i}};

@@ -31,15 +31,16 @@
 //   - Latency: an address enqueued in cycle t to an empty ring of an idle
 //     engine leaves in cycle t + 4 at the earliest (ready-set insert 2, ring
 //     read 1, output register 1).
-//   - Wire gate (WireGate = 1): per flow, wire permits W = wg - ws (17-bit
+//   - Wire gate (WireGate = 1 or 2): per flow, wire permits W = wg - ws (17-bit
 //     counters mod 2^17; W >= 0 always): wg has one writer, the gate
 //     port (gate_set_i = 0: wg += gate_cnt_i; gate_set_i = 1: wg = ws +
 //     gate_cnt_i, a revocation), ws one, the release (+1 per address read
 //     from a ring). A flow's address is read only while W > 0; a flow
 //     picked with W <= 0 is held: it leaves the ready set (gate_hold_o
-//     pulses, one cycle later: the rate cell is asked for credit) and a
-//     later gate add with gate_cnt_i != 0 puts it back if its ring is not
-//     empty. A set with gate_void_i (a rate cut) hands the W it voided back
+//     pulses, one cycle later: the rate cell is asked for credit; token
+//     credit comes from the receiver) and a later gate write with
+//     gate_cnt_i != 0 puts it back if its ring is not empty. A set with
+//     gate_void_i (a rate cut, a token set) hands the W it voided back
 //     on void_* (less a release of the same flow in its cycle), exactly:
 //     the DD engine subtracts it from the flow's permits, which leaves
 //     them at minus the addresses still in the ring. The DD engine sends every permit it grants here
@@ -50,6 +51,11 @@
 //     leave after it. W never exceeds 65535 + RingN (the DD engine's cap).
 //     Bad input (a grant that would take W past 2^17 - 1) is not checked
 //     here: the DD engine's grant stage cuts permits at 65535.
+//     With WireGate = 2 a ring init (ADD) also sets W = GateInit: wg is
+//     then two LUTRAM banks, one per writer (the gate port, the init),
+//     read as their XOR (each writer stores its value XOR the other
+//     bank), so both may write in one cycle (never the same flow: a flow is
+//     initialised only while absent, and only present flows get grants).
 //
 // Structure: `head`/`tail` per flow (one writer each: transmit / enqueue;
 // count = tail - head, mod 2 RingN) in plain arrays (LUTRAM); the rings in
@@ -67,8 +73,12 @@ module tonic_cr_engine #(
   parameter int unsigned RingN = 16,
   /// Width of a segment's length field.
   parameter int unsigned LenW = 16,
-  /// 1: check wire permits where an address leaves (the rate scheme); 0: none.
+  /// Check wire permits where an address leaves: 0 no; 1 yes, W set only
+  /// through the gate port (rate: the rate cell's INIT revocation sets it);
+  /// 2 yes, and a ring init also sets W to GateInit (token: TokensInit).
   parameter int unsigned WireGate = 0,
+  /// W of a flow at its ring init (WireGate = 2).
+  parameter int unsigned GateInit = 0,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount)
 ) (
@@ -108,7 +118,7 @@ module tonic_cr_engine #(
   // engine subtracts them from the flow's permits).
   output logic                 void_valid_o,
   output logic      [IdW-1:0]  void_flow_o,
-  output logic      [15:0]     void_cnt_o,   // mod 2^16, as the DD engine's permit counters
+  output logic      [16:0]     void_cnt_o,   // W before the set (< 2^17)
   // Bad input: an enqueue to a full ring was dropped (one-cycle pulse).
   output logic                 enq_drop_o,
   // Flows in the ready set (statistics; tonic_flow_fifo count_o rules).
@@ -239,19 +249,20 @@ module tonic_cr_engine #(
   end
 
   // ---------------------------------------------------------------------
-  // Wire gate: W = wg - ws per flow (LUTRAM, no reset: the DD engine sets
-  // a flow's W on ADD, through the gate port).
+  // Wire gate: W = wg - ws per flow (LUTRAM, no reset: W is set when a flow
+  // is added, by the rate cell's INIT revocation through the gate port, or
+  // by the ring init with WireGate = 2).
   if (WireGate != 0) begin : g_gate
     // W is never negative (a release needs W > 0, a set counts from the
     // ws after the release of its cycle) and stays below 2^16 + RingN, so
     // 17 bits hold it and W > 0 is wg != ws: an equality, not a subtract
     // (the subtract's carry chain cost 4.5 levels at 4096 flows).
     localparam int unsigned GW = 17;
-    logic [GW-1:0] wg_q [FlowCount];
+    logic [GW-1:0] wg_q [FlowCount];   // the gate port's bank
     logic [GW-1:0] ws_q [FlowCount];
-    logic [GW-1:0] ws_g;
+    logic [GW-1:0] ws_g, wb_f, wb_g;   // the init bank at f, at the gate flow
     ptr_t          g_cnt;
-    assign f_ok = wg_q[f] != ws_q[f];
+    assign f_ok = (wg_q[f] ^ wb_f) != ws_q[f];
     assign ws_g = ws_q[gate_flow_i];
     assign g_cnt = tail_q[gate_flow_i] - head_q[gate_flow_i];
     always_ff @(posedge clk_i) begin
@@ -259,11 +270,34 @@ module tonic_cr_engine #(
         ws_q[f] <= ws_q[f] + GW'(1);
       end
     end
+    if (WireGate == 2) begin : g_init_bank
+      // W = GateInit at a ring init: the init bank stores the value XOR
+      // the gate bank (no release of the flow in its init cycle).
+      logic [GW-1:0] wb_q [FlowCount];
+      assign wb_f = wb_q[f];
+      assign wb_g = wb_q[gate_flow_i];
+      always_ff @(posedge clk_i) begin
+        if (enq_valid_i && enq_init_i) begin
+          wb_q[enq_flow_i] <= (ws_q[enq_flow_i] + GW'(GateInit)) ^ wg_q[enq_flow_i];
+        end
+      end
+`ifdef TONIC_ASSERT
+      always_ff @(posedge clk_i) begin
+        if (!rst_i && enq_valid_i && enq_init_i && gate_valid_i) begin
+          assert (enq_flow_i != gate_flow_i)
+            else $error("cr_assert: gate write to flow %0d in its init cycle", enq_flow_i);
+        end
+      end
+`endif
+    end else begin : g_no_init_bank
+      assign wb_f = '0;
+      assign wb_g = '0;
+    end
     // A set counts from the ws after this cycle's release: both sums are
     // formed before fire is known, fire only chooses (an adder after it
     // cost 6 levels).
     logic [GW-1:0] set0, set1, add_g, wg_g, w_g0, w_g1;
-    assign wg_g  = wg_q[gate_flow_i];
+    assign wg_g  = wg_q[gate_flow_i] ^ wb_g;
     assign set0  = ws_g + GW'(gate_cnt_i);
     assign set1  = set0 + GW'(1);
     assign add_g = wg_g + GW'(gate_cnt_i);
@@ -277,17 +311,17 @@ module tonic_cr_engine #(
         void_valid_o <= gate_valid_i && gate_set_i && gate_void_i;
       end
       void_flow_o <= gate_flow_i;
-      void_cnt_o  <= 16'((fire && f == gate_flow_i) ? w_g1 : w_g0);
+      void_cnt_o  <= 17'((fire && f == gate_flow_i) ? w_g1 : w_g0);
     end
     always_ff @(posedge clk_i) begin
       if (gate_valid_i) begin
-        wg_q[gate_flow_i] <= !gate_set_i ? add_g : (fire && f == gate_flow_i) ? set1 : set0;
+        wg_q[gate_flow_i] <= wb_g ^ (!gate_set_i ? add_g : (fire && f == gate_flow_i) ? set1 : set0);
       end
     end
 `ifdef TONIC_ASSERT
     // W >= 0 (its top bit never set: W < 2^16 + RingN).
     logic [GW-1:0] w_f_chk;
-    assign w_f_chk = wg_q[f] - ws_q[f];
+    assign w_f_chk = (wg_q[f] ^ wb_f) - ws_q[f];
     always_ff @(posedge clk_i) begin
       if (!rst_i && pick) begin
         assert (!w_f_chk[GW-1]) else $error("cr_assert: wire permits of flow %0d below 0", f);

@@ -49,7 +49,7 @@
 //     INIT sends a revocation without cut_o (the wire gate starts at 0
 //     permits; nothing to hand back).
 // Op priority: INIT, SET RATE, wake-up, request. Requests (the DD
-// engine's, and the CR wire gate's holds) form a set (a flow asks at most
+// engine's, and with CutVoids the CR wire gate's holds) form a set (a flow asks at most
 // once until it is served: tonic_flow_fifo). Rate updates
 // are merged per flow: the latest rate waits in a per-flow register
 // (LUTRAM) and the flow in a set like the requests', so none is lost and
@@ -102,7 +102,8 @@ module tonic_rate_credit #(
   // CHECK requests (no ready; a request of a flow already asking is merged).
   input  wire logic            req_valid_i,
   input  wire logic [IdW-1:0]  req_flow_i,
-  // ... and from the CR engine's wire gate (a flow held there; merged too).
+  // ... and from the CR engine's wire gate (a flow held there; merged too;
+  // only with CutVoids: without it there is no gate and these are unused).
   input  wire logic            hold_valid_i,
   input  wire logic [IdW-1:0]  hold_flow_i,
   // A segment of this flow left the sender (the CR engine's transmit
@@ -257,13 +258,15 @@ module tonic_rate_credit #(
   logic           rq_nxt_valid_unused;
   flow_t          rq_nxt_id_unused;
   logic [IdW:0]   rq_count_unused;
+  // The wire gate's holds take the second insert port (there is a gate
+  // only with CutVoids).
   tonic_flow_fifo #(
     .FlowCount (FlowCount),
     .WritePorts(2)
   ) u_req (
     .clk_i      (clk_i),
     .rst_i      (rst_i),
-    .ins_valid_i({hold_valid_i, req_valid_i}),
+    .ins_valid_i({hold_valid_i && CutVoids != 0, req_valid_i}),
     .ins_id_i   ({hold_flow_i, req_flow_i}),
     .out_valid_o(rq_valid),
     .out_ready_i(rq_pop),

@@ -21,9 +21,16 @@
 // the gate hands the permits it voided back (void_*_i), and they are
 // subtracted here (`voided`, one writer: the void port), which leaves the
 // permits at minus the addresses still queued: a debt that the next grants
-// pay first. With the rate scheme the permits are a signed count,
-// granted - used - voided; a flow generates only with permits > 0. With
-// the window scheme the gate is empty: every segment has a permit.
+// pay first. With WireGate the permits are a signed count,
+// granted - used - voided; a flow generates only with permits > 0.
+// Token scheme with WireGate (TONIC_TOKEN_SET): a protocol's token write
+// with tokens_set is a revocation too: the grant stage passes it on as a
+// set to its count (the gate sets W to it and hands the old W back), adds
+// the count to granted, and the handback is subtracted: the permits become
+// the count minus the addresses still queued. The permit counters are
+// then 17 bits (a signed count; the cap stays 65535, a set's count too; a
+// cut is counted, tok_excess). Without WireGate a set is an add. With the window scheme the gate is empty:
+// every segment has a permit.
 `default_nettype none
 
 /// Credit gate of the DD engine.
@@ -38,6 +45,9 @@ module tonic_dd_credit_gate
   parameter credit_e CreditScheme = CreditWindow,
   /// Permits of a newly added flow (token scheme; <= 65535).
   parameter int unsigned TokensInit = 0,
+  /// Not 0: the CR engine's wire gate is on (voided permits are kept; token
+  /// sets are revocations). tonic_top sets it.
+  parameter int unsigned WireGate = 0,
   /// tonic_state_ram's SimModel: 0 structural, 1 behavioural (Verilator only).
   parameter int unsigned SimRam = 0,
   /// Flow id width (do not override).
@@ -71,6 +81,8 @@ module tonic_dd_credit_gate
   input  wire logic [31:0]     in2_rate_i,
   /// Stage 2's protocol tokens.
   input  wire logic [15:0]     in2_tokens_i,
+  /// ... which set the flow's credit (token revocation, with WireGate).
+  input  wire logic            in2_tokens_set_i,
   /// Stage 2's event is an RxPull ...
   input  wire logic            in2_pull_i,
   /// ... with this cumulative pull number.
@@ -87,6 +99,8 @@ module tonic_dd_credit_gate
   input  wire logic            per_tokens_we_i,
   /// ... this many.
   input  wire logic [15:0]     per_tokens_i,
+  /// ... which set the flow's credit (token revocation, with WireGate).
+  input  wire logic            per_tokens_set_i,
   /// A periodic call was cancelled by a credit clash (counted).
   input  wire logic            per_cancelled_i,
   /// Next-seg's flow holds a permit.
@@ -127,12 +141,12 @@ module tonic_dd_credit_gate
   input  wire logic            rc_grant_set_i,
   /// ... for a cut (the wire gate hands the voided permits back).
   input  wire logic            rc_grant_cut_i,
-  /// The wire gate voided permits of a flow (a cut) ...
+  /// The wire gate voided permits of a flow (a rate cut, a token set) ...
   input  wire logic            void_valid_i,
   /// ... of this flow ...
   input  wire logic [IdW-1:0]  void_flow_i,
   /// ... this many.
-  input  wire logic [15:0]     void_cnt_i,
+  input  wire logic [16:0]     void_cnt_i,
   /// Wire gate (CR engine): this cycle's grant or revocation ...
   output logic                 gate_valid_o,
   /// ... sets instead of adding ...
@@ -148,17 +162,26 @@ module tonic_dd_credit_gate
 );
   localparam bit CreditOn = CreditScheme != CreditWindow;
   localparam bit RateOn   = CreditScheme == CreditRate;
+  /// Voided permits are kept (the gate hands them back).
+  localparam bit VoidOn   = CreditOn && WireGate != 0;
+  /// Token sets are revocations.
+  localparam bit TokSet   = CreditScheme == CreditToken && WireGate != 0;
+  /// Permits are a signed count (a revocation leaves a debt).
+  localparam bit SignedOn = RateOn || VoidOn;
+  /// Width of the permit counters: 17 with token sets (a signed count up to
+  /// the token cap, 65535), 16 otherwise.
+  localparam int unsigned PW = TokSet ? 17 : 16;
   /// Rate: a fire that leaves at most LowMark permits asks for more.
   localparam int unsigned LowMark = 12;
 
   typedef logic [IdW-1:0] flow_t;
-  typedef logic [15:0]    perm_t;
+  typedef logic [PW-1:0]  perm_t;
   typedef struct packed {
     logic        valid;
     flow_t       flow;
     logic [16:0] add;       // tokens or permits to add (before the cut)
     logic        revoke;    // a revocation (passed on to the wire gate)
-    logic        cut;       // ... for a cut
+    logic        cut;       // ... which hands the voided permits back (a rate cut, a token set)
     logic        pull_we;   // an RxPull: pull carries its cumulative number
     logic [15:0] pull;
   } grant_t;
@@ -169,30 +192,31 @@ module tonic_dd_credit_gate
   logic   g_stale, g_excess;
 
   if (CreditOn) begin : g_credit
-    perm_t granted_n, used_n, granted_g, used_g, pull_g, n_perm, g_room, g_delta, g_add;
-    perm_t g_wd;            // granted after the grant stage's write
-    perm_t voided_n, voided_v;  // permits voided by cuts (rate)
+    perm_t granted_n, used_n, granted_g, used_g, n_perm;
+    logic [15:0] pull_g, g_delta, g_add;
+    perm_t g_wd;            // granted after the grant stage's write (both copies)
+    perm_t voided_n, voided_v, voided_g;  // permits voided by revocations
     logic  g_after, g_cut;
-    logic [16:0] g_total;
+    logic [16:0] g_total, g_room;
     logic  used_we;
     // granted: next-seg's copy (registered, ns_flow_d_i) and the grant
     // stage's (combinational, g_q.flow).
-    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
-                      .Clear(1), .Init(16'(TokensInit))) u_granted_n (
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(PW), .Readers(1), .RegRead(1),
+                      .Clear(1), .Init(PW'(TokensInit))) u_granted_n (
       .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(g_wd),
       .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(ns_flow_d_i), .rdata_o(granted_n));
-    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
-                      .Clear(1), .Init(16'(TokensInit))) u_granted_g (
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(PW), .Readers(1), .RegRead(0),
+                      .Clear(1), .Init(PW'(TokensInit))) u_granted_g (
       .clk_i(clk_i), .we_i(g_q.valid), .waddr_i(g_q.flow), .wdata_i(g_wd),
       .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow), .rdata_o(granted_g));
     assign used_we = ns_fire_i;
-    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(PW), .Readers(1), .RegRead(1),
                       .Clear(1)) u_used_n (
-      .clk_i(clk_i), .we_i(used_we), .waddr_i(ns_flow_i), .wdata_i(used_n + 16'd1),
+      .clk_i(clk_i), .we_i(used_we), .waddr_i(ns_flow_i), .wdata_i(used_n + PW'(1)),
       .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(ns_flow_d_i), .rdata_o(used_n));
-    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+    tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(PW), .Readers(1), .RegRead(0),
                       .Clear(1)) u_used_g (
-      .clk_i(clk_i), .we_i(used_we), .waddr_i(ns_flow_i), .wdata_i(used_n + 16'd1),
+      .clk_i(clk_i), .we_i(used_we), .waddr_i(ns_flow_i), .wdata_i(used_n + PW'(1)),
       .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow), .rdata_o(used_g));
     // The last cumulative pull number (token scheme).
     tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
@@ -201,33 +225,51 @@ module tonic_dd_credit_gate
       .wdata_i(g_q.pull), .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow),
       .rdata_o(pull_g));
 
-    // Permits voided by the wire gate at cuts (rate scheme; one writer,
-    // the void port; 0 otherwise).
-    if (RateOn) begin : g_voided
-      tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(1),
+    // Permits voided by the wire gate's revocations (one writer, the void
+    // port; 0 without the gate).
+    if (VoidOn) begin : g_voided
+      perm_t voided_wd;
+      assign voided_wd = voided_v + PW'(void_cnt_i);
+      if (PW < 17) begin : g_void_top
+        // W < 2^16 with the rate scheme (at most 44 permits and RingN queued).
+        logic unused_void_top;
+        assign unused_void_top = void_cnt_i[16];
+      end
+      tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(PW), .Readers(1), .RegRead(1),
                         .Clear(1)) u_voided_n (
-        .clk_i(clk_i), .we_i(void_valid_i), .waddr_i(void_flow_i), .wdata_i(voided_v + void_cnt_i),
+        .clk_i(clk_i), .we_i(void_valid_i), .waddr_i(void_flow_i), .wdata_i(voided_wd),
         .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(ns_flow_d_i), .rdata_o(voided_n));
-      tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(16), .Readers(1), .RegRead(0),
+      tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(PW), .Readers(1), .RegRead(0),
                         .Clear(1)) u_voided_v (
-        .clk_i(clk_i), .we_i(void_valid_i), .waddr_i(void_flow_i), .wdata_i(voided_v + void_cnt_i),
+        .clk_i(clk_i), .we_i(void_valid_i), .waddr_i(void_flow_i), .wdata_i(voided_wd),
         .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(void_flow_i), .rdata_o(voided_v));
+      if (TokSet) begin : g_voided_g
+        // The grant stage's copy (the token cap reads the permits).
+        tonic_state_ram #(.SimModel(SimRam), .Depth(FlowCount), .Width(PW), .Readers(1), .RegRead(0),
+                          .Clear(1)) u_voided_g (
+          .clk_i(clk_i), .we_i(void_valid_i), .waddr_i(void_flow_i), .wdata_i(voided_wd),
+          .clr_i(ctrl_add_i), .clr_addr_i(ctrl_flow_i), .raddr_i(g_q.flow), .rdata_o(voided_g));
+      end else begin : g_no_voided_g
+        assign voided_g = '0;
+      end
     end else begin : g_no_voided
       assign voided_n = '0;
       assign voided_v = '0;
+      assign voided_g = '0;
       logic unused_void;
       assign unused_void = ^{void_valid_i, void_flow_i, void_cnt_i, voided_v};
     end
     assign n_perm        = granted_n - used_n - voided_n;
-    if (RateOn) begin : g_signed
-      // Rate: a signed count (a cut leaves a debt; |permits| < 2^15: at most
-      // 44 held, at most the addresses generated and not released owed).
-      assign credit_ok_o   = !n_perm[15] && n_perm != '0;
-      assign credit_more_o = !n_perm[15] && n_perm > 16'd1;
-      assign n_perm_high   = !n_perm[15] && n_perm > perm_t'(LowMark + 1);
+    if (SignedOn) begin : g_signed
+      // A signed count (a revocation leaves a debt; |permits| < 2^(PW-1):
+      // rate holds at most 44 and 16 bits do, tokens are capped at 65535
+      // with 17; at most the addresses generated and not released are owed).
+      assign credit_ok_o   = !n_perm[PW-1] && n_perm != '0;
+      assign credit_more_o = !n_perm[PW-1] && n_perm > PW'(1);
+      assign n_perm_high   = !n_perm[PW-1] && n_perm > perm_t'(LowMark + 1);
     end else begin : g_unsigned
       assign credit_ok_o   = n_perm != '0;
-      assign credit_more_o = n_perm != 16'd1;
+      assign credit_more_o = n_perm != PW'(1);
       assign n_perm_high   = n_perm > perm_t'(LowMark + 1);
     end
     assign n_park        = ns_want_i && !credit_ok_o;
@@ -236,14 +278,24 @@ module tonic_dd_credit_gate
     assign g_delta  = g_q.pull - pull_g;
     assign g_after  = g_q.pull_we && !g_delta[15] && g_delta != '0;
     assign g_total  = g_q.add + (g_after ? 17'(g_delta) : 17'd0);
-    assign g_room   = 16'hffff - (granted_g - used_g);
-    assign g_wd     = granted_g + g_add;
+    assign g_wd     = granted_g + PW'(g_add);
     // Rate: grants are <= 16 and permits stay far below 2^15 (a signed
-    // count): no cut. Token: permits <= 65535.
-    assign g_cut    = !RateOn && g_total > 17'(g_room);
+    // count): no cut. Token: permits <= 65535, a set's count too (with
+    // sets the permits read here may still lack a handback in flight: the
+    // cut is then conservative, and counted).
+    if (TokSet) begin : g_room_signed
+      perm_t p_g;
+      assign p_g    = granted_g - used_g - voided_g;
+      assign g_room = (g_q.revoke || p_g[PW-1]) ? 17'h0ffff : 17'h0ffff - 17'(p_g);
+    end else begin : g_room_unsigned
+      assign g_room = 17'(16'hffff - (granted_g - used_g));
+      logic unused_vg;
+      assign unused_vg = ^voided_g;
+    end
+    assign g_cut    = !RateOn && g_total > g_room;
     assign g_stale  = g_q.valid && g_q.pull_we && !g_after;
     assign g_excess = g_q.valid && g_cut;
-    assign g_add    = g_cut ? g_room : 16'(g_total);
+    assign g_add    = g_cut ? 16'(g_room) : 16'(g_total);
 
     if (RateOn) begin : g_rate
       always_comb begin
@@ -256,7 +308,7 @@ module tonic_dd_credit_gate
       end
       logic unused_tok;
       assign unused_tok = ^{in2_tokens_i, in2_pull_i, in2_grant_i, per_tokens_we_i, per_tokens_i,
-                            in2_cred_i};
+                            in2_cred_i, in2_tokens_set_i, per_tokens_set_i};
     end else begin : g_token
       always_comb begin
         g_d = '0;
@@ -264,12 +316,16 @@ module tonic_dd_credit_gate
           g_d.valid   = 1'b1;
           g_d.flow    = in2_flow_i;
           g_d.add     = 17'(in2_tokens_i);
+          g_d.revoke  = TokSet && in2_tokens_set_i;
+          g_d.cut     = TokSet && in2_tokens_set_i;
           g_d.pull_we = in2_pull_i;
           g_d.pull    = in2_grant_i;
         end else if (per_call_i && per_tokens_we_i) begin
           g_d.valid   = 1'b1;
           g_d.flow    = per_flow_i;
           g_d.add     = 17'(per_tokens_i);
+          g_d.revoke  = TokSet && per_tokens_set_i;
+          g_d.cut     = TokSet && per_tokens_set_i;
         end
       end
       logic unused_rate;
@@ -291,12 +347,13 @@ module tonic_dd_credit_gate
       g_q.pull    <= g_d.pull;
     end
 
-    // The wire gate sees every grant and revocation one cycle later.
+    // The wire gate sees every grant and revocation one cycle later
+    // (nothing without it).
     always_ff @(posedge clk_i) begin
       if (rst_i) begin
         gate_valid_o <= 1'b0;
       end else begin
-        gate_valid_o <= g_q.valid;
+        gate_valid_o <= g_q.valid && WireGate != 0;
       end
       gate_set_o  <= g_q.revoke;
       gate_void_o <= g_q.revoke && g_q.cut;
@@ -329,7 +386,7 @@ module tonic_dd_credit_gate
     assign gate_cnt_o    = '0;
     logic unused_credit;
     assign unused_credit = ^{in2_cred_i, in2_tokens_i, in2_pull_i, in2_grant_i, per_tokens_we_i,
-                             per_tokens_i, per_cancelled_i, ns_flow_d_i, ns_want_i, rc_grant_valid_i,
+                             per_tokens_i, in2_tokens_set_i, per_tokens_set_i, per_cancelled_i, ns_flow_d_i, ns_want_i, rc_grant_valid_i,
                              rc_grant_flow_i, rc_grant_cnt_i, rc_grant_set_i, rc_grant_cut_i,
                              void_valid_i, void_flow_i, void_cnt_i, g_d, g_q};
   end

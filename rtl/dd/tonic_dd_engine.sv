@@ -58,6 +58,11 @@ module tonic_dd_engine
   /// tonic_state_ram's SimModel for every memory: 0 structural (synthesis),
   /// 1 behavioural (Verilator models only).
   parameter int unsigned SimRam = 0,
+  /// Not 0: the CR engine checks credit on the wire (its wire gate, set by
+  /// tonic_top from the protocol's user_configs.vh): the credit gate keeps
+  /// the voided permits (a debt) and, with the token scheme, honours a
+  /// protocol's token set (a revocation).
+  parameter int unsigned WireGate = 0,
   /// Flow id width (do not override).
   localparam int unsigned IdW = $clog2(FlowCount)
 ) (
@@ -186,7 +191,7 @@ module tonic_dd_engine
   /// ... of this flow ...
   input  wire logic [IdW-1:0]  void_flow_i,
   /// ... this many (subtracted from its permits).
-  input  wire logic [15:0]     void_cnt_i,
+  input  wire logic [16:0]     void_cnt_i,
   /// Wire gate of the CR engine: a grant or revocation ...
   output logic                 gate_valid_o,
   /// ... that sets instead of adding ...
@@ -301,6 +306,7 @@ module tonic_dd_engine
   logic [ColdW-1:0] i2_cold_wd;
   logic [31:0]     i2_dl_wd, i2_rate;
   logic [15:0]     i2_tok;
+  logic            i2_tok_set, p_tok_set;
   // Periodic.
   flow_t           pf, pf_d, p_scan_nxt, p_ins_flow_q;
   logic            p_call, p_timeout, p_cancelled, p_ins_q, p_rate_we, p_tok_we;
@@ -676,6 +682,7 @@ module tonic_dd_engine
     .rate_we_o      (i2_rate_we),
     .rate_o         (i2_rate),
     .tokens_o       (i2_tok),
+    .tokens_set_o   (i2_tok_set),
     .pull_o         (i2_pull),
     .trace_o        (trace_in_o)
   );
@@ -735,6 +742,7 @@ module tonic_dd_engine
     .rate_o       (p_rate),
     .tokens_we_o  (p_tok_we),
     .tokens_o     (p_tok),
+    .tokens_set_o (p_tok_set),
     .mrg_o        (p_mrg),
     .mrg_mark_o   (p_mrg_mark),
     .mrg_user_o   (p_mrg_user),
@@ -856,6 +864,7 @@ module tonic_dd_engine
     .LenW        (LenW),
     .CreditScheme(CreditScheme),
     .TokensInit  (TokensInit),
+    .WireGate    (WireGate),
     .SimRam      (SimRam)
   ) u_credit_gate (
     .clk_i          (clk_i),
@@ -872,6 +881,7 @@ module tonic_dd_engine
     .in2_rate_we_i  (i2_rate_we),
     .in2_rate_i     (i2_rate),
     .in2_tokens_i   (i2_tok),
+    .in2_tokens_set_i(i2_tok_set),
     .in2_pull_i     (i2_pull),
     .in2_grant_i    (s1_grant),
     .per_call_i     (p_call && !p_mrg.valid),
@@ -880,6 +890,7 @@ module tonic_dd_engine
     .per_rate_i     (p_rate),
     .per_tokens_we_i(p_tok_we),
     .per_tokens_i   (p_tok),
+    .per_tokens_set_i(p_tok_set),
     .per_cancelled_i(p_cancelled),
     .credit_ok_o    (g_credit_ok),
     .credit_more_o  (g_credit_more),

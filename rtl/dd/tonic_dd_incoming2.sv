@@ -14,7 +14,8 @@
 // docs/protocol-api.md): marks are the union (the periodic call's minus the
 // positions this event acked); cwnd, RTO and rate are stage 2's where it
 // writes them, else the call's; the timer restarts if either restarts it;
-// tokens add (saturating at 65535); the user state is the protocol's
+// tokens add (saturating at 65535), and the write is a set if either
+// sets (TONIC_TOKEN_SET: both events' tokens follow the revocation); the user state is the protocol's
 // user_merge of the two when both write it (the engine evaluates it:
 // user_merged_i), else the one written.
 `default_nettype none
@@ -155,6 +156,8 @@ module tonic_dd_incoming2
   output logic [31:0]           rate_o,
   /// Tokens the protocol adds (token scheme; with cred_o).
   output logic [15:0]           tokens_o,
+  /// ... and sets the flow's credit to them (a revocation, TONIC_TOKEN_SET).
+  output logic                  tokens_set_o,
   /// The event is an RxPull (its grant is a cumulative pull number).
   output logic                  pull_o,
   /// Trace of this cycle's write.
@@ -183,7 +186,7 @@ module tonic_dd_incoming2
   seq_t   i2_mark_lo, i2_mark_hi;
   logic [31:0] i2_rto;
   user_w_t i2_user;
-  logic   i2_rate_we, i2_tok_we;
+  logic   i2_rate_we, i2_tok_we, i2_tok_set;
   logic [31:0] i2_rate;
   logic [15:0] i2_tok;
   assign i2f     = s1_flow_i;
@@ -242,7 +245,8 @@ module tonic_dd_incoming2
     .rate_we_o      (i2_rate_we),
     .rate_o         (i2_rate),
     .tokens_we_o    (i2_tok_we),
-    .tokens_o       (i2_tok)
+    .tokens_o       (i2_tok),
+    .tokens_set_o   (i2_tok_set)
   );
 
   // The merged call's writes count only with mrg_i.valid.
@@ -316,6 +320,7 @@ module tonic_dd_incoming2
   assign rate_we_o   = i2_go && (i2_rate_we || m_rate_we);
   assign rate_o      = i2_rate_we ? i2_rate : mrg_i.rate;
   assign tokens_o    = tok_sum[16] ? 16'hffff : tok_sum[15:0];
+  assign tokens_set_o = (i2_tok_we && i2_tok_set) || (m_tok_we && mrg_i.tokens_set);
   if (CreditScheme == CreditRate) begin : g_cred_rate
     assign cred_o     = i2_go && (i2_rate_we || m_rate_we);
     assign cred_own_o = i2_go && i2_rate_we;

@@ -144,6 +144,8 @@ module tonic_dd_periodic
   output logic                  tokens_we_o,
   /// The protocol's tokens.
   output logic [15:0]           tokens_o,
+  /// ... and sets the credit to them instead of adding (TONIC_TOKEN_SET).
+  output logic                  tokens_set_o,
   /// The call merged into stage 2's write (same flow, same cycle) ...
   output per_merge_t            mrg_o,
   /// ... the ring positions it marks (unacked, in its [wnd_start, next_new)) ...
@@ -238,7 +240,7 @@ module tonic_dd_periodic
   seq_t   p_mark_lo, p_mark_hi;
   logic [31:0] p_rto;
   user_w_t p_user;
-  logic   p_rate_we, p_tok_we;
+  logic   p_rate_we, p_tok_we, p_tok_set;
   logic [31:0] p_rate;
   logic [15:0] p_tok;
   assign p_ws      = start_i;
@@ -292,7 +294,8 @@ module tonic_dd_periodic
     .rate_we_o      (p_rate_we),
     .rate_o         (p_rate),
     .tokens_we_o    (p_tok_we),
-    .tokens_o       (p_tok)
+    .tokens_o       (p_tok),
+    .tokens_set_o   (p_tok_set)
   );
 
   ring_t  p_mark_mask, p_mark_new;
@@ -342,6 +345,7 @@ module tonic_dd_periodic
     mrg_o.rate      = p_rate;
     mrg_o.tokens_we = p_tok_we;
     mrg_o.tokens    = p_tok;
+    mrg_o.tokens_set = p_tok_set;
   end
   assign mrg_mark_o = p_mark_mask;
   assign mrg_user_o = p_user;
@@ -358,6 +362,7 @@ module tonic_dd_periodic
   assign rate_o       = p_rate;
   assign tokens_we_o  = p_tok_we;
   assign tokens_o     = p_tok;
+  assign tokens_set_o = p_tok_set;
 
   // Trace.
   // The trace shows the user state's low bits (dd_trace_t.user).

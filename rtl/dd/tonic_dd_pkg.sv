@@ -170,6 +170,7 @@ package tonic_dd_pkg;
     logic [31:0] rate;
     logic        tokens_we;
     logic [15:0] tokens;
+    logic        tokens_set; // the call sets the credit (TONIC_TOKEN_SET)
   } per_merge_t;
 
   /// What incoming stage 2 tells the protocol about an event beyond the

@@ -28,7 +28,7 @@ module tonic_proto_harness #(
   parameter  int unsigned TxW   = 1,
   localparam int unsigned CntW  = $clog2(W) + 1,
   /// Width of one module's outputs, concatenated in port order.
-  localparam int unsigned OutW  = 1 + CntW + 1 + 32 + 32 + 1 + 32 + 1 + 1 + UserW + 1 + 32 + 1 + 16
+  localparam int unsigned OutW  = 1 + CntW + 1 + 32 + 32 + 1 + 32 + 1 + 1 + UserW + 1 + 32 + 1 + 16 + 1
 ) (
   `TONIC_PROTO_STATE_INPUTS
   input  wire tonic_dd_pkg::rx_type_e type_i,
@@ -43,7 +43,8 @@ module tonic_proto_harness #(
   input  wire tonic_dd_pkg::ev_info_t info_i,
   input  wire logic                   timeout_i,
   /// tonic_proto_incoming's outputs, {wnd_we, wnd, mark_we, mark_lo, mark_hi,
-  /// rto_we, rto, timer_restart, user_we, user, rate_we, rate, tokens_we, tokens}.
+  /// rto_we, rto, timer_restart, user_we, user, rate_we, rate, tokens_we, tokens,
+  /// tokens_set}.
   output logic [OutW-1:0]             in_o,
   /// tonic_proto_periodic's outputs, in the same order.
   output logic [OutW-1:0]             per_o,
@@ -63,6 +64,7 @@ module tonic_proto_harness #(
   logic [31:0]         in_rto, in_rate;
   logic [UserW-1:0]    in_user;
   logic [15:0]         in_tokens;
+  logic                in_tokens_set;
 
   tonic_proto_incoming #(
     .W    (W),
@@ -103,10 +105,11 @@ module tonic_proto_harness #(
     .rate_we_o      (in_rate_we),
     .rate_o         (in_rate),
     .tokens_we_o    (in_tokens_we),
-    .tokens_o       (in_tokens)
+    .tokens_o       (in_tokens),
+    .tokens_set_o   (in_tokens_set)
   );
   assign in_o = {in_wnd_we, in_wnd, in_mark_we, in_lo, in_hi, in_rto_we, in_rto, in_restart,
-                 in_user_we, in_user, in_rate_we, in_rate, in_tokens_we, in_tokens};
+                 in_user_we, in_user, in_rate_we, in_rate, in_tokens_we, in_tokens, in_tokens_set};
 
   logic                pe_wnd_we, pe_mark_we, pe_rto_we, pe_restart, pe_user_we, pe_rate_we, pe_tokens_we;
   logic [CntW-1:0]     pe_wnd;
@@ -114,6 +117,7 @@ module tonic_proto_harness #(
   logic [31:0]         pe_rto, pe_rate;
   logic [UserW-1:0]    pe_user;
   logic [15:0]         pe_tokens;
+  logic                pe_tokens_set;
 
   tonic_proto_periodic #(
     .W    (W),
@@ -145,10 +149,11 @@ module tonic_proto_harness #(
     .rate_we_o      (pe_rate_we),
     .rate_o         (pe_rate),
     .tokens_we_o    (pe_tokens_we),
-    .tokens_o       (pe_tokens)
+    .tokens_o       (pe_tokens),
+    .tokens_set_o   (pe_tokens_set)
   );
   assign per_o = {pe_wnd_we, pe_wnd, pe_mark_we, pe_lo, pe_hi, pe_rto_we, pe_rto, pe_restart,
-                  pe_user_we, pe_user, pe_rate_we, pe_rate, pe_tokens_we, pe_tokens};
+                  pe_user_we, pe_user, pe_rate_we, pe_rate, pe_tokens_we, pe_tokens, pe_tokens_set};
 
 `ifdef TONIC_PROTO_TRANSMIT
   logic           tx_we;

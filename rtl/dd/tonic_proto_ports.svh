@@ -58,7 +58,8 @@
   output logic                        rate_we_o, \
   output logic [31:0]                 rate_o, \
   output logic                        tokens_we_o, \
-  output logic [15:0]                 tokens_o
+  output logic [15:0]                 tokens_o, \
+  output logic                        tokens_set_o
 
 // tonic_proto_incoming: the state, the event and the stage-1 results.
 `define TONIC_PROTO_INCOMING_PORTS \
@@ -116,11 +117,33 @@
 // enable is 0: rate_o = rate_v, the flow's new rate in RU (bytes per 2^20
 // cycles), applied by the CR engine without losing or double-counting
 // credit; tokens_o = tokens_v, tokens added to the flow (token scheme,
-// e.g. one per segment marked on a timeout). The enables (rate_we_o,
-// tokens_we_o) are the module's own.
+// e.g. one per segment marked on a timeout); tokens_set_o = 0. The enables
+// (rate_we_o, tokens_we_o) are the module's own.
 `define TONIC_PROTO_DRIVE_CREDIT(rate_v, tokens_v) \
-  assign rate_o   = rate_we_o   ? 32'(rate_v) : '0; \
-  assign tokens_o = tokens_we_o ? 16'(tokens_v) : '0
+  `TONIC_PROTO_DRIVE_CREDIT_SET(rate_v, tokens_v, 1'b0)
+
+// TONIC_PROTO_DRIVE_CREDIT_SET(rate_v, tokens_v, set_v): the same, and
+// tokens_set_o = tokens_we_o && set_v: the write sets the flow's credit to
+// tokens_v instead of adding, counting the segments already queued (a
+// token revocation; honoured by a protocol whose user_configs.vh defines
+// TONIC_TOKEN_SET, an add otherwise: docs/design/credit-schemes.md).
+`define TONIC_PROTO_DRIVE_CREDIT_SET(rate_v, tokens_v, set_v) \
+  assign rate_o       = rate_we_o   ? 32'(rate_v) : '0; \
+  assign tokens_o     = tokens_we_o ? 16'(tokens_v) : '0; \
+  assign tokens_set_o = tokens_we_o && (set_v)
+
+// TONIC_USER_PAD_ROTATE(dst, src): a statement for the user-state cost
+// builds (a protocol.json build with define TONIC_CFG_USER_BYTES pads
+// user_t with a field `pad` to that many bytes): dst.pad = src.pad rotated
+// right by one bit, so that synthesis must keep the padding as state (a
+// padding written back unchanged is removed as a no-op feedback). Nothing
+// in every other build. For an always_comb block that writes the user
+// state.
+`ifdef TONIC_CFG_USER_BYTES
+`define TONIC_USER_PAD_ROTATE(dst, src) dst.pad = {src.pad[0], src.pad[$bits(src.pad)-1:1]};
+`else
+`define TONIC_USER_PAD_ROTATE(dst, src)
+`endif
 
 // TONIC_PROTO_NO_CREDIT: a protocol that never writes rate or tokens (the
 // window scheme) drives every credit output to 0.

@@ -16,7 +16,8 @@
 //     (gate(): add, or set on a revocation) minus addresses out. An
 //     address may leave with W > 0; after a revocation, the flow's next
 //     min(kPastGate, queued) addresses may leave without (they were past
-//     the gate: the read in flight and the output queue).
+//     the gate: the read in flight and the output queue). With WireGate
+//     = 2 (`gate_init` >= 0) an add also sets W = gate_init.
 #pragma once
 
 #include <algorithm>
@@ -51,8 +52,9 @@ class CrRef {
   /// flight.
   static constexpr uint32_t kPastGate = 5;
 
-  CrRef(uint32_t flows, uint32_t ring_n, bool gated = false)
-      : q_(flows), ring_n_(ring_n), sent_(flows, 0), gated_(gated), gate_(flows) {}
+  /// `gate_init` >= 0: a ring init (add) also sets W to it (WireGate = 2).
+  CrRef(uint32_t flows, uint32_t ring_n, bool gated = false, int64_t gate_init = -1)
+      : q_(flows), ring_n_(ring_n), sent_(flows, 0), gated_(gated), gate_init_(gate_init), gate_(flows) {}
 
   /// Wire gate: W += cnt (set = false) or W = cnt (set = true) for `flow`.
   void gate(uint32_t flow, bool set, uint32_t cnt) {
@@ -67,7 +69,10 @@ class CrRef {
   int64_t wire_permits(uint32_t flow) const { return gate_[flow].w; }
 
   /// An add in this cycle (before the enqueue of the same cycle).
-  void add(uint32_t flow) { q_[flow].clear(); }
+  void add(uint32_t flow) {
+    q_[flow].clear();
+    if (gated_ && gate_init_ >= 0) gate_[flow].w = gate_init_;
+  }
 
   /// An enqueue in this cycle; returns whether the reference accepts it.
   /// `in_flight` = addresses of this flow read by the DUT but not yet out
@@ -145,6 +150,7 @@ class CrRef {
   uint32_t ring_n_;
   std::vector<uint64_t> sent_;
   bool gated_;
+  int64_t gate_init_;
   std::vector<Gate> gate_;
   uint64_t queued_ = 0, outs_ = 0, errors_ = 0;
   int64_t last_out_flow_ = -1;

@@ -2,7 +2,8 @@
 // token_probe: a test-only protocol of the token scheme (not a transport
 // protocol). Pulls (RxPull, cumulative numbers) grant tokens through the
 // engine; an RxCnp adds the number of tokens in cum_ack[15:0] (the
-// protocol's tokens_o) and, with cum_ack[31:16] != 0, sets the window to
+// protocol's tokens_o; with ecn set it sets the flow's credit to that many
+// instead, a revocation) and, with cum_ack[31:16] != 0, sets the window to
 // that many segments: window and token credit on one flow. Used by
 // tb/unit/credit_rtl.
 //
@@ -25,6 +26,12 @@ localparam int unsigned RtoMax   = 1000000;
 localparam int unsigned RateInit   = 0;
 localparam int unsigned BurstBytes = 0;
 localparam int unsigned TokensInit = 4;
+// A token write with tokens_set_o revokes the flow's credit, the addresses
+// already queued included (docs/design/credit-schemes.md, "Token sets";
+// tb/unit/credit_rtl measures it).
+`ifndef TONIC_TOKEN_SET
+`define TONIC_TOKEN_SET
+`endif
 
 // Same-flow merge (docs/protocol-api.md): the user state written when
 // incoming stage 2 and a periodic call of the flow both write it in one

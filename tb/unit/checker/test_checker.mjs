@@ -62,6 +62,10 @@ const MUTATIONS = {
     edit(d, 'user_configs.vh', "'{backoff: 1'b0}", "'{big: '0, backoff: 1'b0}");
     for (const f of ['incoming.v', 'periodic_updates.v']) edit(d, f, 'TONIC_PROTO_PARAMS(1)', 'TONIC_PROTO_PARAMS(3601)');
   }, ['user_state']],
+  // A credit opt-in of another scheme (TONIC_TOKEN_SET in a window
+  // protocol) is refused before any build.
+  'credit-option': [(d) => fs.appendFileSync(path.join(d, 'user_configs.vh'), '`define TONIC_TOKEN_SET\n'),
+    ['credit_options']],
   // 6 dependent compare-and-add steps on 32 bits: 42.5 levels on their own
   // (measured), so the whole path (plus the fixed levels) fails by far.
   deep: [(d) => edit(d, 'incoming.v', '  assign wnd_n = nack ?', [

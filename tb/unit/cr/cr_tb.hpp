@@ -13,6 +13,7 @@
 #include "Vcr_1024.h"
 #include "Vcr_4096.h"
 #include "Vcr_gate_1024.h"
+#include "Vcr_gate_init_small.h"
 #include "Vcr_gate_small.h"
 #include "Vcr_small.h"
 #include "tonic/harness.hpp"
@@ -22,11 +23,19 @@
 namespace tonic {
 
 template <class Model> struct CrParams;
-template <> struct CrParams<Vcr_1024> { static constexpr uint32_t kFlows = 1024, kRing = 16; static constexpr bool kGate = false; };
-template <> struct CrParams<Vcr_4096> { static constexpr uint32_t kFlows = 4096, kRing = 16; static constexpr bool kGate = false; };
-template <> struct CrParams<Vcr_small> { static constexpr uint32_t kFlows = 16, kRing = 4; static constexpr bool kGate = false; };
-template <> struct CrParams<Vcr_gate_1024> { static constexpr uint32_t kFlows = 1024, kRing = 16; static constexpr bool kGate = true; };
-template <> struct CrParams<Vcr_gate_small> { static constexpr uint32_t kFlows = 16, kRing = 4; static constexpr bool kGate = true; };
+// kGate: the model has the wire gate; kGateInit: W at a ring init
+// (WireGate = 2), -1 without.
+struct CrNoInit { static constexpr int64_t kGateInit = -1; };
+template <> struct CrParams<Vcr_1024> : CrNoInit { static constexpr uint32_t kFlows = 1024, kRing = 16; static constexpr bool kGate = false; };
+template <> struct CrParams<Vcr_4096> : CrNoInit { static constexpr uint32_t kFlows = 4096, kRing = 16; static constexpr bool kGate = false; };
+template <> struct CrParams<Vcr_small> : CrNoInit { static constexpr uint32_t kFlows = 16, kRing = 4; static constexpr bool kGate = false; };
+template <> struct CrParams<Vcr_gate_1024> : CrNoInit { static constexpr uint32_t kFlows = 1024, kRing = 16; static constexpr bool kGate = true; };
+template <> struct CrParams<Vcr_gate_small> : CrNoInit { static constexpr uint32_t kFlows = 16, kRing = 4; static constexpr bool kGate = true; };
+template <> struct CrParams<Vcr_gate_init_small> {
+  static constexpr uint32_t kFlows = 16, kRing = 4;
+  static constexpr bool kGate = true;
+  static constexpr int64_t kGateInit = 3;
+};
 
 /// Entries the DUT holds per flow beyond the ring: the output queue and the
 /// read in flight (see tonic_cr_engine, OqDepth).
@@ -37,7 +46,7 @@ class CrTb {
  public:
   using P = CrParams<Model>;
 
-  CrTb() : ref_(P::kFlows, P::kRing + kCrOutputSlots, P::kGate), outstanding_(P::kFlows, 0), next_idx_(P::kFlows, 0) {
+  CrTb() : ref_(P::kFlows, P::kRing + kCrOutputSlots, P::kGate, P::kGateInit), outstanding_(P::kFlows, 0), next_idx_(P::kFlows, 0) {
     idle_inputs();
     h_.reset();
   }

@@ -16,7 +16,7 @@
 
 using namespace tonic;
 
-#define CR_GATE_MODELS Vcr_gate_1024, Vcr_gate_small
+#define CR_GATE_MODELS Vcr_gate_1024, Vcr_gate_small, Vcr_gate_init_small
 
 namespace {
 
@@ -29,6 +29,17 @@ typename CrTb<Model>::Cycle gate_cmd(uint32_t flow, bool set, uint32_t cnt) {
   c.gate_flow = flow;
   c.gate_cnt = cnt;
   return c;
+}
+
+/// Enqueue addresses of `flow` while its ring has room, at most `n`.
+template <class Model>
+void fill(CrTb<Model>& tb, uint32_t flow, uint32_t n, Rng& rng) {
+  for (uint32_t i = 0; i < n && tb.outstanding(flow) < CrParams<Model>::kRing; ++i) {
+    typename CrTb<Model>::Cycle e;
+    e.enq = true;
+    e.seg = tb.make_seg(flow, rng);
+    tb.step(e);
+  }
 }
 
 /// Outputs of `flow` in `cycles` idle cycles (sink ready).
@@ -221,6 +232,9 @@ TEMPLATE_TEST_CASE("cr_gate: random grants, revocations, adds and back-pressure 
       c.gate_flow = static_cast<uint32_t>(rng.below(hot));
       c.gate_cnt = static_cast<uint32_t>(rng.range(1, 8));
     }
+    // The contract of WireGate = 2: no gate write to a flow in its init cycle
+    // (a flow is initialised only while absent; only present flows get grants).
+    if (CrParams<TestType>::kGateInit >= 0 && c.add && c.gate && c.gate_flow == c.add_flow) c.gate = false;
     tb.step(c);
     if (tb.ref().errors() != 0) break;
   }
@@ -233,4 +247,40 @@ TEMPLATE_TEST_CASE("cr_gate: random grants, revocations, adds and back-pressure 
   CHECK(tb.ref().total_queued() == 0);  // nothing lost, every held flow came back
   CHECK(holds > 100);
   CHECK(tb.ref().outs() > 20000);
+}
+
+TEST_CASE("cr_gate: with WireGate 2 a ring init sets the wire permits, beside a gate write in the same cycle",
+          "[cr][cr_gate][smoke]") {
+  using M = Vcr_gate_init_small;  // GateInit 3
+  CrTb<M> tb;
+  Rng rng(5);
+  tb.step(gate_cmd<M>(2, true, 0));  // flow 2 revoked: W = 0
+  tb.step(gate_cmd<M>(6, true, 9));  // flow 6: W = 9
+  // Init flow 2 and grant flow 6 in one cycle: both writes land.
+  typename CrTb<M>::Cycle c = gate_cmd<M>(6, false, 1);
+  c.add = true;
+  c.add_flow = 2;
+  tb.step(c);
+  CHECK(tb.ref().wire_permits(2) == 3);
+  CHECK(tb.ref().wire_permits(6) == 10);
+  // Flow 2 sends exactly GateInit, flow 6 exactly its 10.
+  fill(tb, 2, 4, rng);
+  CHECK(run_idle(tb, 2, 40) == 3);
+  for (uint32_t k = 0; k < 3; ++k) {
+    fill(tb, 6, 4, rng);
+    run_idle(tb, 6, 40);
+  }
+  CHECK(tb.ref().sent()[6] == 10);
+  CHECK(tb.ref().errors() == 0);
+  // A second init of flow 2 (idle: its last address waits for a permit, so
+  // grant it first) starts it again at 3.
+  tb.step(gate_cmd<M>(2, false, 1));
+  CHECK(run_idle(tb, 2, 40) == 1);
+  typename CrTb<M>::Cycle a;
+  a.add = true;
+  a.add_flow = 2;
+  tb.step(a);
+  fill(tb, 2, 4, rng);
+  CHECK(run_idle(tb, 2, 40) == 3);
+  CHECK(tb.ref().errors() == 0);
 }

@@ -312,10 +312,12 @@ struct TokRig {
   SysTb<Model> tb;
   IdealAcker acker;
   std::vector<uint64_t> sent;
-  explicit TokRig(uint32_t flows) : tb(flows), acker(flows, 20), sent(flows, 0) {
+  std::vector<uint64_t> last;  // the cycle of each flow's last segment
+  explicit TokRig(uint32_t flows) : tb(flows), acker(flows, 20), sent(flows, 0), last(flows, 0) {
     tb.on_seg = [this](const SysSeg& s) {
       acker.on_seg(s);
       ++sent[s.flow];
+      last[s.flow] = s.cycle;
     };
   }
   void run(uint64_t n) {
@@ -330,6 +332,16 @@ struct TokRig {
     r.type = type;
     r.cum_ack = cum;
     r.grant = grant;
+    tb.send_rx(r);
+  }
+  // token_probe: an RxCnp with ecn sets the flow's credit to n tokens (a
+  // revocation, TONIC_TOKEN_SET).
+  void set(uint32_t f, uint16_t n) {
+    SysRxCmd r;
+    r.flow = f;
+    r.type = SysRx::kCnp;
+    r.cum_ack = n;
+    r.ecn = true;
     tb.send_rx(r);
   }
 };
@@ -389,6 +401,144 @@ TEST_CASE("tokens: a grant for an idle flow is kept, tokens saturate, never wrap
   rig.run(70000);
   CHECK(rig.sent[2] == 14 + 65535);  // never more than 65535 held
   REQUIRE(rig.tb.errors() == 0);
+}
+
+// A token set (a revocation), measured on the wire. token_probe sets the
+// flow's credit on an RxCnp with ecn; the CR engine's wire gate (on for a
+// protocol with TONIC_TOKEN_SET) sets the flow's wire permits to the count
+// and hands the old ones back, so the addresses already queued wait too.
+TEST_CASE("tokens: a set takes effect for the next segment on the wire, then exactly its count leaves",
+          "[credit_rtl][token]") {
+  TokRig<Vtonic_token_probe_16x128> rig(16);
+  rig.tb.add(5, 0, 128);
+  rig.tb.post(5, 1u << 20, 128);
+  rig.acker.open(5, 0);
+  rig.run(40);
+  rig.rx(5, SysRx::kCnp, 65535, 0);  // tokens in hand: one segment per cycle
+  rig.run(3000);
+  REQUIRE(rig.sent[5] >= 2900);
+  const uint32_t holds0 = rig.tb.credit_stat(CreditStat::kWireHolds);
+  CHECK(holds0 == 0);                // no set yet: the gate never holds
+  const uint64_t t = rig.tb.cycle();
+  const uint64_t s0 = rig.sent[5];
+  rig.set(5, 0);
+  rig.run(5000);
+  REQUIRE(rig.tb.errors() == 0);
+  const uint64_t after = rig.sent[5] - s0;
+  const uint64_t last = after ? rig.last[5] - t : 0;
+  std::printf("token set to 0 on the wire: %llu segments left after the set, the last %llu cycles after it; "
+              "none within 5,000 cycles; wire holds %u\n",
+              static_cast<unsigned long long>(after), static_cast<unsigned long long>(last),
+              rig.tb.credit_stat(CreditStat::kWireHolds) - holds0);
+  // The rx event's path to stage 2, the grant stage, the gate register,
+  // then the addresses past the gate (<= 5), at one per cycle.
+  CHECK(after <= 16);
+  CHECK(last <= 16);
+  CHECK(rig.tb.credit_stat(CreditStat::kWireHolds) > holds0);
+  // A set to 7 with addresses still queued (a debt): exactly 7 leave.
+  const uint64_t s1 = rig.sent[5];
+  rig.set(5, 7);
+  rig.run(3000);
+  CHECK(rig.sent[5] - s1 == 7);
+  // Adds and pulls after a set count as before.
+  rig.rx(5, SysRx::kCnp, 3, 0);
+  rig.run(3000);
+  CHECK(rig.sent[5] - s1 == 10);
+  rig.rx(5, SysRx::kPull, 0, 9);
+  rig.run(3000);
+  CHECK(rig.sent[5] - s1 == 19);
+  // A set to 0 of a flow with nothing in hand changes nothing; the next
+  // add sends again.
+  rig.set(5, 0);
+  rig.run(500);
+  rig.rx(5, SysRx::kCnp, 4, 0);
+  rig.run(3000);
+  CHECK(rig.sent[5] - s1 == 23);
+  REQUIRE(rig.tb.errors() == 0);
+}
+
+// Seeded random adds, pulls and sets on 4 flows, some while the flow sends
+// at full speed. At every quiet point (a long run with no event) each
+// flow's segments since its last set equal the set's count plus every
+// token granted after it; a set that landed while the flow was sending
+// may also let out the segments already past the gate (<= 16).
+TEST_CASE("tokens: seeded random adds, pulls and sets: the wire matches the credit", "[credit_rtl][token]") {
+  TokRig<Vtonic_token_probe_16x128> rig(16);
+  Rng rng(test_seed(0x70c5e7, "token sets"));
+  struct F {
+    uint64_t base = 0;     // sent at the last set's injection
+    uint64_t credit = 0;   // the set's count + grants since (or all grants)
+    uint64_t slack = 0;    // segments that may have left between a set and the gate
+    uint16_t pull = 0;
+  };
+  std::vector<F> fl(4);
+  for (uint32_t f = 0; f < 4; ++f) {
+    rig.tb.add(f, f * 1000, 64);
+    rig.tb.post(f, f * 1000 + (1u << 22), 64);
+    rig.acker.open(f, f * 1000);
+    fl[f].credit = 4;  // TokensInit
+  }
+  rig.run(60);
+  uint64_t quiet = 0, sets = 0, busy_sets = 0;
+  for (int step = 0; step < 400 && rig.tb.errors() == 0; ++step) {
+    const uint32_t f = static_cast<uint32_t>(rng.below(4));
+    F& v = fl[f];
+    switch (rng.below(3)) {
+      case 0: {
+        const uint16_t n = static_cast<uint16_t>(rng.below(60));
+        rig.rx(f, SysRx::kCnp, n, 0);
+        v.credit += n;
+        break;
+      }
+      case 1: {
+        const uint16_t n = static_cast<uint16_t>(1 + rng.below(60));
+        v.pull = static_cast<uint16_t>(v.pull + n);
+        rig.rx(f, SysRx::kPull, 0, v.pull);
+        v.credit += n;
+        break;
+      }
+      default: {
+        const uint16_t n = static_cast<uint16_t>(rng.below(40));
+        // Sending now (credit left beyond what went out, or a segment in
+        // the last 64 cycles: after a set that landed while sending, the
+        // count is only known within its slack): the segments past the
+        // gate may still leave.
+        const bool busy = rig.sent[f] < v.base + v.credit || rig.tb.cycle() < rig.last[f] + 64;
+        rig.set(f, n);
+        v.base = rig.sent[f];
+        v.credit = n;
+        v.slack = busy ? 16 : 0;
+        ++sets;
+        busy_sets += busy;
+        break;
+      }
+    }
+    if (rng.below(4) != 0) {
+      rig.run(rng.below(30));
+    } else {
+      // Quiet: run until no segment left for 300 cycles.
+      uint64_t total = ~0ull;
+      for (int k = 0; k < 200 && total != rig.tb.outs(); ++k) {
+        total = rig.tb.outs();
+        rig.run(300);
+      }
+      ++quiet;
+      for (uint32_t g = 0; g < 4; ++g) {
+        const F& w = fl[g];
+        const uint64_t since = rig.sent[g] - w.base;
+        INFO("step " << step << " flow " << g << " since the set " << since << " credit " << w.credit
+                     << " slack " << w.slack);
+        REQUIRE(since >= w.credit);
+        REQUIRE(since <= w.credit + w.slack);
+      }
+    }
+  }
+  std::printf("token sets: %llu quiet checks, %llu sets (%llu while sending)\n",
+              static_cast<unsigned long long>(quiet), static_cast<unsigned long long>(sets),
+              static_cast<unsigned long long>(busy_sets));
+  REQUIRE(rig.tb.errors() == 0);
+  CHECK(quiet >= 50);
+  CHECK(busy_sets >= 10);
 }
 
 namespace {

@@ -136,6 +136,7 @@ ProtoOut read_outputs(const Model& m, unsigned user_w) {
   o.rate = m.rate_o;
   o.tokens_we = m.tokens_we_o;
   o.tokens = m.tokens_o;
+  o.tokens_set = m.tokens_set_o;
   return o;
 }
 

@@ -87,6 +87,7 @@ inline void check_output_form(const ProtoOut& o, uint32_t w) {
   if (!o.user_we) REQUIRE(o.user.none());
   if (!o.rate_we) REQUIRE(o.rate == 0);
   if (!o.tokens_we) REQUIRE(o.tokens == 0);
+  if (!o.tokens_we) REQUIRE(!o.tokens_set);
 }
 
 /// An input where nothing happened: the model writes nothing, in the
@@ -480,7 +481,8 @@ class FlowSim {
     if (o.user_we) user = o.user;
     if (o.rate_we) rate = o.rate;
     if (o.tokens_we) {
-      tokens += o.tokens;
+      // A set (TONIC_TOKEN_SET) replaces the credit; FlowSim has no queue.
+      tokens = o.tokens_set ? o.tokens : tokens + o.tokens;
       protocol_tokens += o.tokens;
     }
   }
