@@ -39,6 +39,7 @@ const SCHEMES = {
       'localparam int unsigned WndFloor = 2;',
     ],
     rateInit: 0, burst: 0, tokensInit: 0, initWnd: 10,
+    optional: [],
   },
   rate: {
     enumName: 'CreditRate',
@@ -55,6 +56,12 @@ const SCHEMES = {
       'localparam int unsigned RateStep = 131072;     // 100 Mb/s per new ack',
     ],
     rateInit: 131072000, burst: 262144, tokensInit: 0, initWnd: 120,
+    optional: [
+      '// Optional: a rate cut voids the credit in hand and reaches the segments',
+      '// already queued (docs/design/credit-schemes.md, "Rate cuts and the wire',
+      '// gate"); without it, token-bucket semantics.',
+      '// `define TONIC_RATE_CUT_VOIDS',
+    ],
   },
   tokens: {
     enumName: 'CreditToken',
@@ -67,6 +74,12 @@ const SCHEMES = {
       'localparam int unsigned RtoTokens = 1;',
     ],
     rateInit: 0, burst: 0, tokensInit: 15, initWnd: 120,
+    optional: [
+      '// Optional: a token write with tokens_set_o (TONIC_PROTO_DRIVE_CREDIT_SET)',
+      '// sets the flow\'s credit, the segments already queued included',
+      '// (docs/design/credit-schemes.md, "Token sets"); without it a set is an add.',
+      '// `define TONIC_TOKEN_SET',
+    ],
   },
 };
 
@@ -96,7 +109,7 @@ ${s.extra.join('\n')}
 localparam int unsigned RateInit   = ${s.rateInit};  // rate on ADD (RU)
 localparam int unsigned BurstBytes = ${s.burst};  // burst D (bytes)
 localparam int unsigned TokensInit = ${s.tokensInit};  // tokens on ADD (segments)
-
+${s.optional.map((l) => `${l}\n`).join('')}
 // User state: ${s.userBits} bit(s) per flow, kept by the engine and handed to both
 // modules as user_i; written back through user_we_o / user_o. The limit for
 // this scheme is ${({ window: 448, rate: 340, tokens: 256 })[scheme]} bytes, and the engine's tonic_dd_pkg::UserWMax
