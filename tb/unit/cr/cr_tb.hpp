@@ -182,6 +182,29 @@ class CrTb {
   bool last_drop_ = false;
 };
 
+/// A gate command alone in a cycle (gated models): W += cnt, or W = cnt
+/// with `set`.
+template <class Model>
+typename CrTb<Model>::Cycle gate_cmd(uint32_t flow, bool set, uint32_t cnt) {
+  typename CrTb<Model>::Cycle c;
+  c.gate = true;
+  c.gate_set = set;
+  c.gate_flow = flow;
+  c.gate_cnt = cnt;
+  return c;
+}
+
+/// The DD engine's feed of a gated model: the address enqueued in cycle
+/// `c` comes with its permit (the grant precedes the generation).
+template <class Model>
+void permit_with_address(typename CrTb<Model>::Cycle& c) {
+  if (!c.enq) return;
+  c.gate = true;
+  c.gate_set = false;
+  c.gate_flow = c.seg.flow;
+  c.gate_cnt = 1;
+}
+
 /// DD-like producer: every cycle, enqueue one address for the next flow
 /// (round robin over `active`) whose outstanding count is below RingN.
 template <class Model>

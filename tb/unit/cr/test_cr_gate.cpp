@@ -20,17 +20,6 @@ using namespace tonic;
 
 namespace {
 
-/// A gate command alone in a cycle.
-template <class Model>
-typename CrTb<Model>::Cycle gate_cmd(uint32_t flow, bool set, uint32_t cnt) {
-  typename CrTb<Model>::Cycle c;
-  c.gate = true;
-  c.gate_set = set;
-  c.gate_flow = flow;
-  c.gate_cnt = cnt;
-  return c;
-}
-
 /// Enqueue addresses of `flow` while its ring has room, at most `n`.
 template <class Model>
 void fill(CrTb<Model>& tb, uint32_t flow, uint32_t n, Rng& rng) {
@@ -184,12 +173,8 @@ TEST_CASE("cr_gate: fed like the DD engine (a permit with every address), the ga
     uint64_t outs = 0;
     for (uint64_t i = 0; i < warm + measure; ++i) {
       typename CrTb<M>::Cycle c;
-      if (prod.next(c, rng)) {
-        // The DD engine grants the permit before it generates the address.
-        c.gate = true;
-        c.gate_flow = c.seg.flow;
-        c.gate_cnt = 1;
-      }
+      prod.next(c, rng);
+      permit_with_address<M>(c);
       const bool o = tb.step(c);
       if (i >= warm) outs += o;
     }
